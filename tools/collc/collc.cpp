@@ -1,0 +1,2 @@
+//===- collc.cpp - the collc driver ---------------------------------------===//
+int main() { return 0; }
