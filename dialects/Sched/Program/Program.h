@@ -1,0 +1,181 @@
+//===- Program.h - the expanded form of a schedule --------------*- C++ -*-===//
+//
+// A schedule expanded for one group size: every rank's channel streams as
+// compact C++ structures. The sched dialect (rank-parametric or explicit)
+// expands into this; verification, simulation and plan emission read it. It
+// never holds MLIR objects, so a 1024-rank schedule with millions of
+// instructions costs tens of bytes per instruction.
+//
+// Model (after MSCCL's): each rank has three buffers, input, output and
+// scratch, each cut into chunks. Instructions move or combine whole ranges of
+// chunks. A connection is (sender rank, receiver rank, channel): the k-th send
+// a rank posts to a peer on channel c is received by the k-th recv that the
+// peer posts from it on channel c. A connection holds a bounded number of
+// in-flight sends (slots); a send blocks while they are full, a recv blocks
+// until its send is posted.
+//
+//===----------------------------------------------------------------------===//
+#ifndef COLLC_DIALECTS_SCHED_PROGRAM_PROGRAM_H
+#define COLLC_DIALECTS_SCHED_PROGRAM_PROGRAM_H
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace collc {
+namespace sched {
+
+/// The collective a schedule implements (its postcondition).
+enum class Collective : uint8_t {
+  AllReduce,
+  AllGather,
+  ReduceScatter,
+  AllToAll,
+  AllToAllV,
+  Broadcast,
+  Reduce,
+  Scatter,
+  Gather,
+  SendRecv,
+};
+
+/// "all_reduce", "all_gather", ...: the coll dialect's op names.
+const char *collectiveName(Collective collective);
+
+enum class Buffer : uint8_t { Input, Output, Scratch };
+
+/// "input", "output", "scratch".
+const char *bufferName(Buffer buffer);
+
+/// The instructions of a channel stream. `recv` reads the next arrival on
+/// the connection from recvPeer; `send` posts to the connection to sendPeer.
+enum class Opcode : uint8_t {
+  Send,               ///< send src
+  Recv,               ///< dst = recv
+  Copy,               ///< dst = src
+  Reduce,             ///< dst = dst (op) src
+  RecvReduceSend,     ///< send (recv (op) src); nothing is stored
+  RecvCopySend,       ///< dst = recv; send recv
+  RecvReduceCopy,     ///< dst = recv (op) src
+  RecvReduceCopySend, ///< dst = recv (op) src; send dst
+};
+
+/// "send", "recv", "copy", "reduce", "recv_reduce_send", ...: the names the
+/// sched dialect and the plan format use.
+const char *opcodeName(Opcode opcode);
+
+inline bool opcodeReceives(Opcode op) {
+  return op != Opcode::Send && op != Opcode::Copy && op != Opcode::Reduce;
+}
+inline bool opcodeSends(Opcode op) {
+  return op == Opcode::Send || op == Opcode::RecvReduceSend ||
+         op == Opcode::RecvCopySend || op == Opcode::RecvReduceCopySend;
+}
+inline bool opcodeReduces(Opcode op) {
+  return op == Opcode::Reduce || op == Opcode::RecvReduceSend ||
+         op == Opcode::RecvReduceCopy || op == Opcode::RecvReduceCopySend;
+}
+/// Whether the instruction reads `src` (a local buffer range).
+inline bool opcodeReadsSrc(Opcode op) {
+  return op == Opcode::Send || op == Opcode::Copy || opcodeReduces(op);
+}
+/// Whether the instruction writes `dst`.
+inline bool opcodeWritesDst(Opcode op) {
+  return op == Opcode::Recv || op == Opcode::Copy || op == Opcode::Reduce ||
+         op == Opcode::RecvCopySend || op == Opcode::RecvReduceCopy ||
+         op == Opcode::RecvReduceCopySend;
+}
+
+/// A range of chunks of one buffer of the executing rank.
+struct ChunkRange {
+  Buffer buffer = Buffer::Input;
+  uint32_t index = 0; ///< first chunk
+  uint32_t count = 0; ///< number of chunks
+};
+
+/// An instruction on another channel of the same rank that must complete
+/// before this one starts.
+struct Dependency {
+  uint32_t channel = 0;
+  uint32_t instruction = 0; ///< index in that channel's stream
+};
+
+struct Instruction {
+  Opcode opcode = Opcode::Send;
+  int32_t sendPeer = -1; ///< receiver of the send part, or -1
+  int32_t recvPeer = -1; ///< sender of the recv part, or -1
+  ChunkRange src;        ///< read by send, copy and the reducing forms
+  ChunkRange dst;        ///< written by recv, copy and the storing forms
+  int32_t step = 0;      ///< the algorithm's step, for messages and traces
+  uint32_t depBegin = 0; ///< first of this instruction's dependencies in
+                         ///< RankProgram::dependencies
+  uint32_t depCount = 0;
+};
+
+struct ChannelProgram {
+  std::vector<Instruction> instructions;
+};
+
+struct RankProgram {
+  std::vector<ChannelProgram> channels;
+  std::vector<Dependency> dependencies; ///< referenced by Instruction::dep*
+};
+
+/// The chunks of each buffer. Every rank has the same number of chunks per
+/// buffer. Chunk sizes come from the message size (see chunkElements), except
+/// for all_to_all_v, whose sizes follow the send-count matrix.
+struct BufferShape {
+  uint32_t inputChunks = 0;
+  uint32_t outputChunks = 0;
+  uint32_t scratchChunks = 0;
+  uint32_t chunks(Buffer b) const {
+    return b == Buffer::Input ? inputChunks
+                              : b == Buffer::Output ? outputChunks
+                                                    : scratchChunks;
+  }
+};
+
+/// A schedule for one group size. With N = numRanks and K = chunksPerPart,
+/// the buffers and the postcondition of each collective are (in[s][i] is
+/// chunk i of rank s's input, Σ a reduction over all ranks):
+///
+///   all_reduce      in K,   out K    out[r][c]     = Σ_s in[s][c]
+///   all_gather      in K,   out N*K  out[r][s*K+c] = in[s][c]
+///   reduce_scatter  in N*K, out K    out[r][c]     = Σ_s in[s][r*K+c]
+///   all_to_all(_v)  in N*K, out N*K  out[r][s*K+c] = in[s][r*K+c]
+///   broadcast       in K,   out K    out[r][c]     = in[root][c]
+///   reduce          in K,   out K    out[root][c]  = Σ_s in[s][c]
+///   scatter         in N*K, out K    out[r][c]     = in[root][r*K+c]
+///   gather          in K,   out N*K  out[root][s*K+c] = in[s][c]
+///   send/recv       in K,   out K    out[peer][c]  = in[root][c]
+///
+/// A buffer of N*K chunks is N parts of K chunks. The elements of a part (or
+/// of a whole K-chunk buffer) are cut into its K chunks by chunkElements; for
+/// all_to_all_v, part r of rank s's input and part s of rank r's output hold
+/// sendCounts[s * N + r] elements. Scratch chunks have the size of the
+/// largest input chunk.
+struct Program {
+  std::string algorithm; ///< e.g. "ring", or the file of a hand-written one
+  Collective collective = Collective::AllReduce;
+  int32_t numRanks = 0;
+  int32_t root = -1; ///< rooted collectives; the sender for send/recv
+  int32_t peer = -1; ///< the receiver for send/recv
+  uint32_t chunksPerPart = 1;
+  BufferShape buffers;
+  std::vector<RankProgram> ranks;
+  /// all_to_all_v only: N*N counts, row-major by sender.
+  std::vector<int64_t> sendCounts;
+
+  size_t instructionCount() const;
+};
+
+/// The number of elements in chunk `index` of a buffer of `totalElements`
+/// elements cut into `chunks` chunks: sizes differ by at most one and the
+/// first (totalElements % chunks) chunks carry the remainder, so nothing is
+/// dropped.
+int64_t chunkElements(int64_t totalElements, uint32_t chunks, uint32_t index);
+
+} // namespace sched
+} // namespace collc
+
+#endif
