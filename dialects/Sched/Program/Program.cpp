@@ -80,5 +80,88 @@ int64_t chunkElements(int64_t totalElements, uint32_t chunks, uint32_t index) {
   return base + (static_cast<int64_t>(index) < remainder ? 1 : 0);
 }
 
+/// Whether the collective's input is N parts of K chunks (else K chunks).
+static bool inputHasParts(Collective c) {
+  return c == Collective::ReduceScatter || c == Collective::AllToAll ||
+         c == Collective::AllToAllV || c == Collective::Scatter;
+}
+
+ChunkLayout::ChunkLayout(const Program &program, int64_t inputElements)
+    : program_(program), inputElements_(inputElements),
+      scratchChunkElements_(0) {
+  // Scratch chunks hold the largest input chunk of any rank.
+  uint32_t k = program.chunksPerPart ? program.chunksPerPart : 1;
+  if (!inputHasParts(program.collective)) {
+    scratchChunkElements_ = chunkElements(inputElements, k, 0);
+    return;
+  }
+  for (int32_t rank = 0; rank < program.numRanks; ++rank) {
+    for (uint32_t part = 0; part < static_cast<uint32_t>(program.numRanks);
+         ++part) {
+      int64_t e = chunkElements(inputPartElements(rank, part), k, 0);
+      if (e > scratchChunkElements_)
+        scratchChunkElements_ = e;
+    }
+    // Only all_to_all_v differs between ranks.
+    if (program.collective != Collective::AllToAllV)
+      break;
+  }
+}
+
+int64_t ChunkLayout::inputPartElements(int32_t rank, uint32_t part) const {
+  if (program_.collective == Collective::AllToAllV) {
+    size_t at = static_cast<size_t>(rank) * program_.numRanks + part;
+    return at < program_.sendCounts.size() ? program_.sendCounts[at] : 0;
+  }
+  return chunkElements(inputElements_, program_.numRanks, part);
+}
+
+int64_t ChunkLayout::elements(int32_t rank, Buffer buffer,
+                              uint32_t index) const {
+  uint32_t k = program_.chunksPerPart ? program_.chunksPerPart : 1;
+  uint32_t part = index / k, chunk = index % k;
+  Collective c = program_.collective;
+  if (buffer == Buffer::Scratch)
+    return scratchChunkElements_;
+  if (buffer == Buffer::Input) {
+    if (inputHasParts(c))
+      return chunkElements(inputPartElements(rank, part), k, chunk);
+    return chunkElements(inputElements_, k, index);
+  }
+  // Output.
+  switch (c) {
+  case Collective::AllReduce:
+  case Collective::Broadcast:
+  case Collective::Reduce:
+  case Collective::SendRecv:
+    return chunkElements(inputElements_, k, index);
+  case Collective::AllGather:
+  case Collective::Gather:
+    // Part s holds rank s's whole input.
+    return chunkElements(inputElements_, k, chunk);
+  case Collective::ReduceScatter:
+  case Collective::Scatter:
+    // The K chunks of part `rank` of an input.
+    return chunkElements(chunkElements(inputElements_, program_.numRanks, rank),
+                         k, index);
+  case Collective::AllToAll:
+    // Part s holds part `rank` of rank s's input.
+    return chunkElements(chunkElements(inputElements_, program_.numRanks, rank),
+                         k, chunk);
+  case Collective::AllToAllV:
+    return chunkElements(inputPartElements(static_cast<int32_t>(part),
+                                           static_cast<uint32_t>(rank)),
+                         k, chunk);
+  }
+  return 0;
+}
+
+int64_t ChunkLayout::elements(int32_t rank, const ChunkRange &range) const {
+  int64_t total = 0;
+  for (uint32_t i = 0; i < range.count; ++i)
+    total += elements(rank, range.buffer, range.index + i);
+  return total;
+}
+
 } // namespace sched
 } // namespace collc

@@ -175,6 +175,30 @@ struct Program {
 /// dropped.
 int64_t chunkElements(int64_t totalElements, uint32_t chunks, uint32_t index);
 
+/// The element counts of every chunk of a program's buffers for a message of
+/// `inputElements` elements per rank (the size of each rank's input buffer),
+/// following the layout described above `struct Program`. Parts of an N-part
+/// buffer are cut like chunks (sizes differ by at most one), so a message
+/// that does not divide evenly keeps its remainder.
+class ChunkLayout {
+public:
+  ChunkLayout(const Program &program, int64_t inputElements);
+
+  /// Elements in chunk `index` of `buffer` on `rank`.
+  int64_t elements(int32_t rank, Buffer buffer, uint32_t index) const;
+  /// Elements in a range of chunks of one buffer of `rank`.
+  int64_t elements(int32_t rank, const ChunkRange &range) const;
+  int64_t inputElements() const { return inputElements_; }
+
+private:
+  /// Elements of part `part` of an N-part input of `rank`.
+  int64_t inputPartElements(int32_t rank, uint32_t part) const;
+
+  const Program &program_;
+  int64_t inputElements_;
+  int64_t scratchChunkElements_;
+};
+
 } // namespace sched
 } // namespace collc
 
