@@ -1,5 +1,6 @@
 //===- collc-opt.cpp - MlirOptMain with every collc dialect and pass ------===//
 #include "dialects/Coll/IR/CollDialect.h"
+#include "dialects/Coll/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -13,6 +14,7 @@ int main(int argc, char **argv) {
   registry.insert<collc::coll::CollDialect, mlir::func::FuncDialect,
                   mlir::arith::ArithDialect, mlir::tensor::TensorDialect,
                   mlir::linalg::LinalgDialect>();
+  collc::coll::registerCollPasses();
   return mlir::asMainReturnCode(
       mlir::MlirOptMain(argc, argv, "collc optimizer driver\n", registry));
 }

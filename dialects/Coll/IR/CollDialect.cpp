@@ -21,6 +21,9 @@ void CollDialect::initialize() {
       >();
   addOperations<
 #define GET_OP_LIST
+#include "dialects/Coll/IR/CollMeshOp.cpp.inc"
+      ,
+#define GET_OP_LIST
 #include "dialects/Coll/IR/CollOps.cpp.inc"
       >();
 }
