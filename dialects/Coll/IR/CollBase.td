@@ -9,8 +9,9 @@ include "mlir/IR/EnumAttr.td"
 def Coll_Dialect : Dialect {
   let name = "coll";
   let cppNamespace = "::collc::coll";
-  let summary = "SPMD collective communication over a device mesh";
   let description = [{
+    SPMD collective communication over a device mesh.
+
     The coll dialect describes what a parallel program communicates: one
     function run by every rank of a device mesh, whose values are rank-local
     tensors, with collectives over groups of ranks (a subset of the mesh axes)
