@@ -1,0 +1,40 @@
+//===- Verifier.cpp - sched-verify: the stages in order -------------------===//
+#include "compiler/Verify/Verifier.h"
+
+#include "compiler/Verify/Checks.h"
+#include "compiler/Verify/SymbolicState.h"
+
+namespace collc {
+namespace sched {
+
+VerifyResult verifyProgram(const Program &program,
+                           const VerifyOptions &options) {
+  VerifyResult result;
+  result.instructions = program.instructionCount();
+  ErrorSink errors;
+  auto finish = [&] {
+    errors.finish(result);
+    return result;
+  };
+
+  if (!checkWellFormed(program, options, errors))
+    return finish();
+  checkCoResidency(program, options, errors);
+
+  StreamIndex streams(program);
+  CollectiveLayout layout(program);
+  ConnectionTable table = buildConnections(streams);
+  result.transfers = table.transfers();
+  // A send without its recv would surface again as a deadlock, and sizes
+  // that disagree make the symbolic values meaningless: stop here.
+  if (!checkMatching(streams, table, layout, errors))
+    return finish();
+
+  SymbolicState state(program);
+  if (executeProgram(program, options, streams, table, state, errors))
+    checkPostcondition(program, layout, state, errors);
+  return finish();
+}
+
+} // namespace sched
+} // namespace collc
