@@ -124,9 +124,11 @@ private:
              " (" + stepOf(table.sends[c.firstSend + k]) + ")";
     return "waits for " + streamName(c.receiverStream) + " to post its recv #" +
            std::to_string(k + 1) + " from rank " + std::to_string(c.sender) +
-           " (" + stepOf(table.recvs[c.firstRecv + k]) +
-           "), which frees one of the " +
-           countOf(options.connectionSlots, "slot") + " of that connection";
+           " (" + stepOf(table.recvs[c.firstRecv + k]) + "), which frees " +
+           (options.connectionSlots == 1
+                ? std::string("the only slot")
+                : "one of the " + countOf(options.connectionSlots, "slot")) +
+           " of that connection";
   }
 
   const VerifyOptions &options;

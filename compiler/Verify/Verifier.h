@@ -26,9 +26,10 @@ struct VerifyOptions {
   /// least 1.
   uint32_t connectionSlots = 8;
   /// Channels one rank may run at once. A channel is a thread block on the
-  /// GPU, and all blocks of a rank must be co-resident, or a block spinning
-  /// on a recv can starve the block that would send. Default 32: the order
-  /// of NCCL's MAXCHANNELS budget (one block per channel per SM group).
+  /// GPU, and all blocks of a rank must be resident together, or a block
+  /// spinning on a recv can starve the block that would send. Default 32:
+  /// the order of NCCL's MAXCHANNELS, the most channels (one block each) it
+  /// runs for one collective.
   uint32_t maxChannelsPerRank = 32;
 };
 
