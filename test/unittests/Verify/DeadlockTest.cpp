@@ -93,6 +93,37 @@ TEST(DeadlockTest, DependencyCycleAcrossChannels) {
                       "2 channel streams; 2 of 2 channel streams are stuck)"}));
 }
 
+/// Rank 1 sends on channel 0 only after channel 1 has received from rank 0,
+/// and rank 0 sends (on channel 1) only after its channel 0 has received
+/// from rank 1: a cycle through two dependencies and two connections.
+TEST(DeadlockTest, CycleThroughDependenciesAndPeers) {
+  Program program = makeProgram(Collective::AllToAll, 2, 1);
+  add(program, 0, 0, copy(input(0), output(0), 0));
+  uint32_t heard = add(program, 0, 0, recv(1, output(1), 1));
+  uint32_t answer = add(program, 0, 1, send(1, input(1), 2));
+  addDependency(program, 0, 1, answer, 0, heard);
+  add(program, 1, 0, copy(input(1), output(1), 0));
+  uint32_t waiting = add(program, 1, 0, send(0, input(0), 1));
+  uint32_t received = add(program, 1, 1, recv(0, output(0), 1));
+  addDependency(program, 1, 0, waiting, 1, received);
+  VerifyResult result = verifyProgram(program, VerifyOptions());
+  EXPECT_EQ(messages(result),
+            Messages({"deadlock: rank 0 channel 0 step 1 (instruction 1: recv "
+                      "from rank 1) waits for rank 1 channel 0 to post its "
+                      "send #1 to rank 0 (step 1, instruction 1), but rank 1 "
+                      "channel 0 is stuck at step 1 (instruction 1: send to "
+                      "rank 0), which waits for rank 1 channel 1 to complete "
+                      "its instruction 0 (step 1: recv from rank 0), but rank "
+                      "1 channel 1 is stuck at step 1 (instruction 0: recv "
+                      "from rank 0), which waits for rank 0 channel 1 to post "
+                      "its send #1 to rank 1 (step 2, instruction 0), but rank "
+                      "0 channel 1 is stuck at step 2 (instruction 0: send to "
+                      "rank 1), which waits for rank 0 channel 0 to complete "
+                      "its instruction 1 (step 1: recv from rank 1), but rank "
+                      "0 channel 0 is stuck as said (a wait-for cycle of 4 "
+                      "channel streams; 4 of 4 channel streams are stuck)"}));
+}
+
 /// A ring in which every rank receives before it sends: the cycle runs
 /// through all ranks and is shown in part.
 TEST(DeadlockTest, LongCycleIsShortened) {

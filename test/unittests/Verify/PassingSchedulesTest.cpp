@@ -24,6 +24,12 @@ TEST_P(RingAllReduceTest, Verifies) {
 
 INSTANTIATE_TEST_SUITE_P(Ranks, RingAllReduceTest, ::testing::Values(2, 3, 8));
 
+TEST(PassingSchedulesTest, RingAllReduceOnFourChannels) {
+  VerifyResult result = verifyProgram(ringAllReduce(6, 2, 4), VerifyOptions());
+  EXPECT_TRUE(result.ok()) << ::testing::PrintToString(messages(result));
+  EXPECT_EQ(result.instructions, 4u * 6u * 11u);
+}
+
 /// A fused recv_reduce_send needs its arrival and a free slot at once: in a
 /// ring where every rank has one send in flight, two slots are enough and
 /// one is not.

@@ -108,34 +108,44 @@ inline void addDependency(Program &program, int32_t rank, uint32_t channel,
   ++instruction.depCount;
 }
 
-/// Ring all-reduce of `numRanks` segments of `chunksPerSegment` chunks each,
-/// on one channel: a reduce-scatter (send, recv_reduce_send ...,
+/// Ring all-reduce of `numRanks` segments of `chunksPerSegment` chunks each
+/// per channel: a reduce-scatter (send, recv_reduce_send ...,
 /// recv_reduce_copy_send) then an all-gather (recv_copy_send ..., recv).
 /// Step s of rank r works on segment (r - s) mod N while reducing and
-/// (r + 1 - t) mod N at step N - 1 + t while gathering. 2N - 1 instructions
-/// per rank.
-inline Program ringAllReduce(int32_t numRanks, uint32_t chunksPerSegment) {
+/// (r + 1 - t) mod N at step N - 1 + t while gathering. Channel c owns
+/// chunks [c * N * m, (c + 1) * N * m). 2N - 1 instructions per rank and
+/// channel.
+inline Program ringAllReduce(int32_t numRanks, uint32_t chunksPerSegment,
+                             uint32_t channels = 1) {
   int32_t n = numRanks;
   uint32_t m = chunksPerSegment;
-  Program program = makeProgram(Collective::AllReduce, n, uint32_t(n) * m);
+  uint32_t perChannel = uint32_t(n) * m;
+  Program program =
+      makeProgram(Collective::AllReduce, n, channels * perChannel);
   program.algorithm = "ring";
-  auto segment = [&](int32_t s) { return uint32_t(((s % n) + n) % n) * m; };
-  for (int32_t r = 0; r < n; ++r) {
-    int32_t next = (r + 1) % n, prev = (r + n - 1) % n;
-    auto &stream = program.ranks[size_t(r)].channels[0].instructions;
-    stream.reserve(size_t(2 * n - 1));
-    stream.push_back(send(next, input(segment(r), m), 0));
-    for (int32_t s = 1; s < n - 1; ++s)
-      stream.push_back(makeInstruction(Opcode::RecvReduceSend, prev, next,
-                                       input(segment(r - s), m), {}, s));
-    uint32_t full = segment(r + 1);
-    stream.push_back(makeInstruction(Opcode::RecvReduceCopySend, prev, next,
-                                     input(full, m), output(full, m), n - 1));
-    for (int32_t t = 1; t < n - 1; ++t)
-      stream.push_back(makeInstruction(Opcode::RecvCopySend, prev, next, {},
-                                       output(segment(r + 1 - t), m),
-                                       n - 1 + t));
-    stream.push_back(recv(prev, output(segment(r + 2 - n), m), 2 * n - 2));
+  for (uint32_t c = 0; c < channels; ++c) {
+    auto segment = [&](int32_t s) {
+      return c * perChannel + uint32_t(((s % n) + n) % n) * m;
+    };
+    for (int32_t r = 0; r < n; ++r) {
+      int32_t next = (r + 1) % n, prev = (r + n - 1) % n;
+      auto &channelsOfRank = program.ranks[size_t(r)].channels;
+      channelsOfRank.resize(channels);
+      auto &stream = channelsOfRank[c].instructions;
+      stream.reserve(size_t(2 * n - 1));
+      stream.push_back(send(next, input(segment(r), m), 0));
+      for (int32_t s = 1; s < n - 1; ++s)
+        stream.push_back(makeInstruction(Opcode::RecvReduceSend, prev, next,
+                                         input(segment(r - s), m), {}, s));
+      uint32_t full = segment(r + 1);
+      stream.push_back(makeInstruction(Opcode::RecvReduceCopySend, prev, next,
+                                       input(full, m), output(full, m), n - 1));
+      for (int32_t t = 1; t < n - 1; ++t)
+        stream.push_back(makeInstruction(Opcode::RecvCopySend, prev, next, {},
+                                         output(segment(r + 1 - t), m),
+                                         n - 1 + t));
+      stream.push_back(recv(prev, output(segment(r + 2 - n), m), 2 * n - 2));
+    }
   }
   return program;
 }
