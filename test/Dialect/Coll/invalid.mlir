@@ -67,15 +67,11 @@ func.func @f(%x: tensor<8xf32>) {
 
 // -----
 
-// A collective on a malformed mesh also reports "uses mesh @m, which is
-// invalid (see its error)" when verified on its own; from text, the mesh's
-// own error always stops verification first, as here.
-// expected-error @+1 {{'coll.mesh' op has 2 dimensions but 1 axis names}}
+// A collective verified before its malformed mesh (here: at module level,
+// ahead of it) reports the mesh as invalid; the mesh reports why.
+// expected-error @+1 {{'coll.recv' op uses mesh @bad, which is invalid (see its error)}}
+%0 = coll.recv on @bad from array<i64: 0> tag = 0 : tensor<8xf32>
 coll.mesh @bad shape = [8, 8] names = ["gpu"]
-func.func @f(%x: tensor<8xf32>) {
-  %0 = coll.all_reduce %x on @bad reduce = sum : tensor<8xf32> -> tensor<8xf32>
-  return
-}
 
 // -----
 
