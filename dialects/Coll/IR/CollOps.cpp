@@ -9,8 +9,6 @@
 #include "dialects/Coll/IR/ShapeRules.h"
 
 #include "mlir/IR/OpImplementation.h"
-#include "llvm/ADT/SmallSet.h"
-#include "llvm/Support/MathExtras.h"
 
 #include <cmath>
 #include <string>
