@@ -4,10 +4,13 @@
 #include "compiler/Topology/Topology.h"
 #include "dialects/Coll/IR/CollOps.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Location.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
 
+#include <algorithm>
 #include <set>
 
 using namespace mlir;
@@ -46,12 +49,19 @@ static std::vector<int64_t> groupOfRankZero(ArrayRef<int64_t> shape,
   return ranks;
 }
 
+static std::string enclosingFunction(Operation *op) {
+  if (auto func = op->getParentOfType<func::FuncOp>())
+    return func.getSymName().str();
+  return "";
+}
+
 ProgramSummary summarizeProgram(ModuleOp module,
                                 const topo::Topology &topology) {
   ProgramSummary summary;
   module.walk([&](Operation *op) {
     if (auto coll = dyn_cast<coll::CollectiveOpInterface>(op)) {
       CollectiveInfo info;
+      info.function = enclosingFunction(op);
       info.location = formatLocation(op->getLoc());
       info.op = coll.getCollectiveName().str();
       info.mesh = coll.getMeshRef().getValue().str();
@@ -72,6 +82,7 @@ ProgramSummary summarizeProgram(ModuleOp module,
     }
     if (auto compute = dyn_cast<coll::ComputeOp>(op)) {
       ComputeInfo info;
+      info.function = enclosingFunction(op);
       info.location = formatLocation(op->getLoc());
       info.name = compute.getKernel().str();
       info.flops = compute.getFlops().convertToDouble();
@@ -86,6 +97,7 @@ ProgramSummary summarizeProgram(ModuleOp module,
         !op->getParentOfType<coll::ComputeOp>() &&
         op->getParentOp() && isa<func::FuncOp>(op->getParentOp())) {
       ComputeInfo info;
+      info.function = enclosingFunction(op);
       info.location = formatLocation(op->getLoc());
       info.name = op->getName().getStringRef().str();
       summary.compute.push_back(std::move(info));
@@ -129,30 +141,51 @@ static std::string describeSpan(const CollectiveInfo &info) {
 }
 
 void printProgramSummary(const ProgramSummary &summary, raw_ostream &os) {
-  os << "collectives: " << summary.collectives.size() << "\n";
-  if (!summary.collectives.empty()) {
-    os << llvm::formatv("  {0,-3} {1,-24} {2,-15} {3,6}  {4,-12} {5,14}  {6}\n",
-                        "#", "location", "op", "group", "axes",
+  // Functions in order of first appearance.
+  std::vector<std::string> functions;
+  auto note = [&](const std::string &f) {
+    if (std::find(functions.begin(), functions.end(), f) == functions.end())
+      functions.push_back(f);
+  };
+  for (const CollectiveInfo &c : summary.collectives)
+    note(c.function);
+  for (const ComputeInfo &c : summary.compute)
+    note(c.function);
+
+  for (const std::string &function : functions) {
+    os << "func @" << function << "\n";
+    os << llvm::formatv("  {0,-3} {1,-22} {2,-15} {3,5}  {4,-9} {5,12}  {6}\n",
+                        "#", "location", "collective", "group", "axes",
                         "bytes/rank", "spans");
     int index = 1;
     for (const CollectiveInfo &c : summary.collectives) {
+      if (c.function != function)
+        continue;
       std::string axes = llvm::join(c.axes, ",");
-      os << llvm::formatv("  {0,-3} {1,-24} {2,-15} {3,6}  {4,-12} {5,14}  {6}\n",
+      std::string bytes = c.bytesPerRank < 0 ? std::string("at run time")
+                                             : formatBytes(c.bytesPerRank);
+      os << llvm::formatv("  {0,-3} {1,-22} {2,-15} {3,5}  {4,-9} {5,12}  {6}\n",
                           index++, c.location, c.op, c.groupSize,
-                          axes.empty() ? "-" : axes, formatBytes(c.bytesPerRank),
-                          describeSpan(c));
+                          axes.empty() ? "-" : axes, bytes, describeSpan(c));
     }
-  }
-  os << "compute: " << summary.compute.size() << "\n";
-  int index = 1;
-  for (const ComputeInfo &c : summary.compute) {
-    std::string cost = c.flops < 0
-                           ? std::string("cost derived in a later stage")
-                           : formatFlops(c.flops) + ", " +
-                                 formatBytes(static_cast<int64_t>(c.bytes)) +
-                                 " moved";
-    os << llvm::formatv("  {0,-3} {1,-24} {2,-15} {3}\n", index++, c.location,
-                        c.name, cost);
+    if (index == 1)
+      os << "      (no collectives)\n";
+    bool header = false;
+    for (const ComputeInfo &c : summary.compute) {
+      if (c.function != function)
+        continue;
+      if (!header)
+        os << llvm::formatv("  {0,-3} {1,-22} {2,-17} {3}\n", "", "location",
+                            "compute", "cost");
+      header = true;
+      std::string cost =
+          c.flops < 0 ? std::string("derived in a later stage")
+                      : formatFlops(c.flops) + ", " +
+                            formatBytes(static_cast<int64_t>(c.bytes)) +
+                            " moved";
+      os << llvm::formatv("  {0,-3} {1,-22} {2,-17} {3}\n", "", c.location,
+                          c.name, cost);
+    }
   }
 }
 
