@@ -5,12 +5,27 @@
 #include "dialects/Coll/IR/CollOps.h"
 #include "dialects/Coll/Transforms/Passes.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectRegistry.h"
 #include "mlir/Pass/PassRegistry.h"
 
 using namespace mlir;
 
 namespace collc {
+
+void registerCollcDialects(DialectRegistry &registry) {
+  registry.insert<coll::CollDialect, func::FuncDialect, arith::ArithDialect,
+                  tensor::TensorDialect, linalg::LinalgDialect>();
+}
+
+void registerCollcPasses() {
+  coll::registerCollPasses();
+  registerCollcPipelines();
+}
 
 void buildCollcFrontendPipeline(OpPassManager &pm) {
   pm.addPass(coll::createCollVerifyGraphPass());

@@ -15,6 +15,13 @@ namespace topo {
 class Topology;
 } // namespace topo
 
+/// Registers every dialect a collc program may use: coll (and sched, once
+/// lowered) and the upstream dialects accepted as compute.
+void registerCollcDialects(mlir::DialectRegistry &registry);
+
+/// Registers every pass and pipeline of the project (collc-opt).
+void registerCollcPasses();
+
 /// The front end: graph-level checks of a verified coll program (send/recv
 /// matching). Lowering and scheduling passes are appended by later stages.
 void buildCollcFrontendPipeline(mlir::OpPassManager &pm);

@@ -94,6 +94,7 @@ ProgramSummary summarizeProgram(ModuleOp module,
     // compute too; their cost is derived in a later stage.
     StringRef dialect = op->getDialect() ? op->getDialect()->getNamespace() : "";
     if ((dialect == "linalg" || dialect == "arith") && op->getNumResults() &&
+        !op->hasTrait<OpTrait::ConstantLike>() &&
         !op->getParentOfType<coll::ComputeOp>() &&
         op->getParentOp() && isa<func::FuncOp>(op->getParentOp())) {
       ComputeInfo info;

@@ -8,12 +8,7 @@
 #include "compiler/Pipeline/Pipeline.h"
 #include "compiler/Summary/CollectiveSummary.h"
 #include "compiler/Topology/Topology.h"
-#include "dialects/Coll/IR/CollDialect.h"
 
-#include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/Dialect/Linalg/IR/Linalg.h"
-#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
@@ -117,12 +112,6 @@ static std::unique_ptr<collc::topo::Topology> loadTopology(std::string &name,
   return std::move(loaded.topology);
 }
 
-static void registerDialects(DialectRegistry &registry) {
-  registry.insert<collc::coll::CollDialect, func::FuncDialect,
-                  arith::ArithDialect, tensor::TensorDialect,
-                  linalg::LinalgDialect>();
-}
-
 /// The stages of the path from program to run, and whether each exists yet.
 static void printStages(llvm::raw_ostream &os) {
   os << "stages:\n"
@@ -154,9 +143,11 @@ static int run() {
   }
 
   DialectRegistry registry;
-  registerDialects(registry);
+  collc::registerCollcDialects(registry);
   MLIRContext context(registry);
   context.loadAllAvailableDialects();
+  // Diagnostics point at the source line; the generic op dump adds noise.
+  context.printOpOnDiagnostic(false);
 
   std::string errorMessage;
   std::unique_ptr<llvm::MemoryBuffer> buffer =
