@@ -1,0 +1,93 @@
+//===- SchedExpr.h - expressions of sched schedules -------------*- C++ -*-===//
+//
+// Peers, chunk indices, counts, bounds and guards of a schedule are integers
+// or affine expressions over the dims (r, loop variables outermost first)
+// and symbols (n, k, parameters) in scope. This file reads and writes their
+// text form ("(r + s) mod n", "2 * r + 1 < n, r >= 1") and finds the scope
+// of an op.
+//
+//===----------------------------------------------------------------------===//
+#ifndef COLLC_DIALECTS_SCHED_IR_SCHEDEXPR_H
+#define COLLC_DIALECTS_SCHED_IR_SCHEDEXPR_H
+
+#include "mlir/IR/AffineExpr.h"
+#include "mlir/IR/Attributes.h"
+#include "mlir/IR/IntegerSet.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <string>
+
+namespace mlir {
+class Operation;
+} // namespace mlir
+
+namespace collc {
+namespace sched {
+
+/// The names an expression may use, by position: dims then symbols.
+struct ExprScope {
+  llvm::SmallVector<llvm::StringRef> dims;
+  llvm::SmallVector<llvm::StringRef> symbols;
+};
+
+/// Where and why expression text is malformed.
+struct ExprSyntaxError {
+  size_t offset = 0; ///< byte offset in the text
+  std::string message;
+};
+
+/// Parses an expression over `scope`'s names into an i64 IntegerAttr (when
+/// it folds to a constant) or a one-result AffineMapAttr with exactly the
+/// scope's dims and symbols.
+mlir::FailureOr<mlir::Attribute> parseExprText(mlir::MLIRContext *context,
+                                               llvm::StringRef text,
+                                               const ExprScope &scope,
+                                               ExprSyntaxError &error);
+
+/// Parses a comma-separated conjunction of comparisons (==, >=, <=, >, <)
+/// into an integer set over `scope`.
+mlir::FailureOr<mlir::IntegerSet> parseConditionText(mlir::MLIRContext *context,
+                                                     llvm::StringRef text,
+                                                     const ExprScope &scope,
+                                                     ExprSyntaxError &error);
+
+/// Writes `expr` with the scope's names (dims and symbols beyond the scope
+/// print as d<i> and s<i>), parenthesized as the parser needs.
+void printAffineExprText(llvm::raw_ostream &os, mlir::AffineExpr expr,
+                         const ExprScope &scope);
+
+/// Writes an integer set as comparisons, e.g. "n >= r + 2, r mod 2 == 0".
+void printConditionText(llvm::raw_ostream &os, mlir::IntegerSet set,
+                        const ExprScope &scope);
+
+/// Writes an expression attribute as the custom syntax does: an integer or
+/// a name bare, anything else as a quoted expression.
+void printExprAttr(llvm::raw_ostream &os, mlir::Attribute expr,
+                   const ExprScope &scope);
+
+/// The affine expression of an expression attribute (an integer or a
+/// one-result map); null for anything else.
+mlir::AffineExpr getExprAffineExpr(mlir::Attribute expr,
+                                   mlir::MLIRContext *context);
+
+/// The scope of the expressions of `op`, which is inside a sched.schedule:
+/// r and the variables of the sched.for ops strictly enclosing `op`, and
+/// the schedule's symbols.
+ExprScope getExprScope(mlir::Operation *op);
+
+/// The number of sched.for ops strictly enclosing `op`.
+unsigned getLoopDepth(mlir::Operation *op);
+
+/// Whether `name` is a plain identifier: [A-Za-z_][A-Za-z0-9_]*.
+bool isPlainIdentifier(llvm::StringRef name);
+
+/// Whether `name` is taken by the language: r, n, k, mod, floordiv,
+/// ceildiv.
+bool isReservedName(llvm::StringRef name);
+
+} // namespace sched
+} // namespace collc
+
+#endif

@@ -1,0 +1,384 @@
+//===- SchedSyntax.cpp - custom directives of the sched ops' syntax -------===//
+//
+// Expressions name the dims and symbols in scope ("(r + s) mod n"). The
+// names are bound by enclosing ops (sched.schedule binds r, n, k and the
+// parameters; sched.for its variable) that are not built yet while their
+// bodies are parsed, so the body directives keep the names in a parse-time
+// stack that the expression directives read. Printing walks the parents.
+//
+//===----------------------------------------------------------------------===//
+#include "dialects/Sched/IR/SchedExpr.h"
+#include "dialects/Sched/IR/SchedOps.h"
+
+#include "mlir/IR/OpImplementation.h"
+
+#include <vector>
+
+using namespace mlir;
+using namespace collc::sched;
+
+namespace {
+
+/// The scopes of the bodies being parsed on this thread, innermost last.
+thread_local std::vector<ExprScope> parseScopes;
+
+/// Makes `scope` the innermost parse scope while alive.
+class ParseScopeGuard {
+public:
+  explicit ParseScopeGuard(ExprScope scope) {
+    parseScopes.push_back(std::move(scope));
+  }
+  ~ParseScopeGuard() { parseScopes.pop_back(); }
+  ParseScopeGuard(const ParseScopeGuard &) = delete;
+  ParseScopeGuard &operator=(const ParseScopeGuard &) = delete;
+};
+
+ExprScope currentParseScope() {
+  return parseScopes.empty() ? ExprScope() : parseScopes.back();
+}
+
+ExprScope headerScope(DictionaryAttr params) {
+  ExprScope scope;
+  scope.symbols = {"n", "k"};
+  if (params)
+    for (NamedAttribute param : params)
+      scope.symbols.push_back(param.getName().getValue());
+  return scope;
+}
+
+/// Parses an expression: an integer, a name, or a quoted expression.
+ParseResult parseExprIn(OpAsmParser &parser, const ExprScope &scope,
+                        Attribute &result) {
+  MLIRContext *context = parser.getContext();
+  int64_t value;
+  OptionalParseResult integer = parser.parseOptionalInteger(value);
+  if (integer.has_value()) {
+    if (failed(*integer))
+      return failure();
+    result = IntegerAttr::get(IntegerType::get(context, 64), value);
+    return success();
+  }
+  SMLoc loc = parser.getCurrentLocation();
+  std::string text;
+  StringRef name;
+  bool quoted = succeeded(parser.parseOptionalString(&text));
+  if (!quoted) {
+    if (failed(parser.parseOptionalKeyword(&name)))
+      return parser.emitError(loc, "expected an integer, a name or a quoted "
+                                   "expression");
+    text = name.str();
+  }
+  ExprSyntaxError error;
+  FailureOr<Attribute> expr = parseExprText(context, text, scope, error);
+  if (failed(expr)) {
+    // Point into the string, past its opening quote.
+    SMLoc at = quoted
+                   ? SMLoc::getFromPointer(loc.getPointer() + 1 + error.offset)
+                   : loc;
+    return parser.emitError(at, error.message);
+  }
+  result = *expr;
+  return success();
+}
+
+void printExprIn(OpAsmPrinter &printer, const ExprScope &scope,
+                 Attribute expr) {
+  printExprAttr(printer.getStream(), expr, scope);
+}
+
+/// Parses `{` region `}`, giving an empty region its block.
+ParseResult parseBodyRegion(OpAsmParser &parser, Region &body) {
+  if (parser.parseRegion(body, /*arguments=*/{}))
+    return failure();
+  if (body.empty())
+    body.emplaceBlock();
+  return success();
+}
+
+void printBodyRegion(OpAsmPrinter &printer, Region &body) {
+  printer.printRegion(body, /*printEntryBlockArgs=*/false,
+                      /*printBlockTerminators=*/false,
+                      /*printEmptyBlock=*/false);
+}
+
+} // namespace
+
+namespace collc {
+namespace sched {
+
+//===----------------------------------------------------------------------===//
+// Expressions and chunk ranges
+//===----------------------------------------------------------------------===//
+
+ParseResult parseExpr(OpAsmParser &parser, Attribute &expr) {
+  return parseExprIn(parser, currentParseScope(), expr);
+}
+
+void printExpr(OpAsmPrinter &printer, Operation *op, Attribute expr) {
+  printExprIn(printer, getExprScope(op), expr);
+}
+
+/// A bare collective name (the enum attribute's own printer would add a
+/// space).
+ParseResult parseCollective(OpAsmParser &parser,
+                            CollectiveKindAttr &collective) {
+  SMLoc loc = parser.getCurrentLocation();
+  StringRef name;
+  if (parser.parseKeyword(&name))
+    return failure();
+  std::optional<CollectiveKind> kind = symbolizeCollectiveKind(name);
+  if (!kind)
+    return parser.emitError(loc, "unknown collective '")
+           << name << "'; expected all_reduce, all_gather, reduce_scatter, "
+           << "all_to_all, all_to_all_v, broadcast, reduce, scatter, gather "
+           << "or send_recv";
+  collective = CollectiveKindAttr::get(parser.getContext(), *kind);
+  return success();
+}
+
+void printCollective(OpAsmPrinter &printer, Operation *,
+                     CollectiveKindAttr collective) {
+  printer << stringifyCollectiveKind(collective.getValue());
+}
+
+/// `input[EXPR]`
+ParseResult parseChunk(OpAsmParser &parser, BufferKindAttr &buffer,
+                       Attribute &index) {
+  SMLoc loc = parser.getCurrentLocation();
+  StringRef name;
+  if (parser.parseKeyword(&name))
+    return failure();
+  std::optional<BufferKind> kind = symbolizeBufferKind(name);
+  if (!kind)
+    return parser.emitError(loc, "unknown buffer '")
+           << name << "'; expected input, output or scratch";
+  buffer = BufferKindAttr::get(parser.getContext(), *kind);
+  if (parser.parseLSquare() || parseExpr(parser, index) ||
+      parser.parseRSquare())
+    return failure();
+  return success();
+}
+
+void printChunk(OpAsmPrinter &printer, Operation *op, BufferKindAttr buffer,
+                Attribute index) {
+  printer << stringifyBufferKind(buffer.getValue()) << '[';
+  printExpr(printer, op, index);
+  printer << ']';
+}
+
+/// `[(channel 1, index EXPR), ...]`
+ParseResult parseDependencies(OpAsmParser &parser, ArrayAttr &dependencies) {
+  SmallVector<Attribute> list;
+  auto parseOne = [&]() -> ParseResult {
+    uint32_t channel;
+    Attribute index;
+    if (parser.parseLParen() || parser.parseKeyword("channel") ||
+        parser.parseInteger(channel) || parser.parseComma() ||
+        parser.parseKeyword("index") || parseExpr(parser, index) ||
+        parser.parseRParen())
+      return failure();
+    list.push_back(DependencyAttr::get(parser.getContext(), channel, index));
+    return success();
+  };
+  if (parser.parseCommaSeparatedList(OpAsmParser::Delimiter::Square, parseOne))
+    return failure();
+  dependencies = ArrayAttr::get(parser.getContext(), list);
+  return success();
+}
+
+void printDependencies(OpAsmPrinter &printer, Operation *op,
+                       ArrayAttr dependencies) {
+  printer << '[';
+  llvm::interleaveComma(dependencies, printer, [&](Attribute attr) {
+    auto dependency = dyn_cast<DependencyAttr>(attr);
+    if (!dependency) {
+      printer << attr;
+      return;
+    }
+    printer << "(channel " << dependency.getChannel() << ", index ";
+    printExpr(printer, op, dependency.getIndex());
+    printer << ')';
+  });
+  printer << ']';
+}
+
+//===----------------------------------------------------------------------===//
+// Schedule header and bodies
+//===----------------------------------------------------------------------===//
+
+ParseResult parseScheduleBody(OpAsmParser &parser, DictionaryAttr &params,
+                              Attribute &root, Attribute &peer,
+                              Attribute &scratch, DenseI64ArrayAttr &sendCounts,
+                              StringAttr &description, Region &body) {
+  MLIRContext *context = parser.getContext();
+  if (succeeded(parser.parseOptionalKeyword("params"))) {
+    // `{gpus_per_node = 8, nodes = 4}`
+    SmallVector<NamedAttribute> list;
+    auto parseOne = [&]() -> ParseResult {
+      SMLoc loc = parser.getCurrentLocation();
+      StringRef name;
+      int64_t value;
+      if (parser.parseKeyword(&name) || parser.parseEqual() ||
+          parser.parseInteger(value))
+        return failure();
+      for (NamedAttribute &other : list)
+        if (other.getName() == name)
+          return parser.emitError(loc, "parameter '")
+                 << name << "' is given twice";
+      list.emplace_back(StringAttr::get(context, name),
+                        IntegerAttr::get(IntegerType::get(context, 64), value));
+      return success();
+    };
+    if (parser.parseEqual() || parser.parseCommaSeparatedList(
+                                   OpAsmParser::Delimiter::Braces, parseOne))
+      return failure();
+    params = DictionaryAttr::get(context, list);
+  }
+  ExprScope scope = headerScope(params);
+  for (auto [keyword, expr] : {std::pair<StringRef, Attribute *>("root", &root),
+                               {"peer", &peer},
+                               {"scratch", &scratch}}) {
+    if (failed(parser.parseOptionalKeyword(keyword)))
+      continue;
+    if (parser.parseEqual() || parseExprIn(parser, scope, *expr))
+      return failure();
+  }
+  if (succeeded(parser.parseOptionalKeyword("send_counts"))) {
+    SMLoc loc = parser.getCurrentLocation();
+    Attribute counts;
+    if (parser.parseEqual() || parser.parseAttribute(counts))
+      return failure();
+    sendCounts = dyn_cast<DenseI64ArrayAttr>(counts);
+    if (!sendCounts)
+      return parser.emitError(loc, "send_counts must be an array<i64: ...>");
+  }
+  if (succeeded(parser.parseOptionalKeyword("description"))) {
+    std::string text;
+    if (parser.parseEqual() || parser.parseString(&text))
+      return failure();
+    description = StringAttr::get(context, text);
+  }
+
+  scope.dims.push_back("r");
+  ParseScopeGuard guard(std::move(scope));
+  return parseBodyRegion(parser, body);
+}
+
+void printScheduleBody(OpAsmPrinter &printer, Operation *,
+                       DictionaryAttr params, Attribute root, Attribute peer,
+                       Attribute scratch, DenseI64ArrayAttr sendCounts,
+                       StringAttr description, Region &body) {
+  // The generated printer has put a space before this directive, so each
+  // part ends with one.
+  if (params) {
+    printer << "params = {";
+    llvm::interleaveComma(params, printer, [&](NamedAttribute param) {
+      printer << param.getName().getValue() << " = ";
+      if (auto value = dyn_cast<IntegerAttr>(param.getValue()))
+        printer << value.getInt();
+      else
+        printer << param.getValue();
+    });
+    printer << "} ";
+  }
+  ExprScope scope = headerScope(params);
+  for (auto [keyword, expr] : {std::pair<StringRef, Attribute>("root", root),
+                               {"peer", peer},
+                               {"scratch", scratch}}) {
+    if (!expr)
+      continue;
+    printer << keyword << " = ";
+    printExprIn(printer, scope, expr);
+    printer << ' ';
+  }
+  if (sendCounts)
+    printer << "send_counts = " << Attribute(sendCounts) << ' ';
+  if (description) {
+    printer << "description = ";
+    printer.printString(description.getValue());
+    printer << ' ';
+  }
+  printBodyRegion(printer, body);
+}
+
+ParseResult parseBody(OpAsmParser &parser, Region &body) {
+  return parseBodyRegion(parser, body);
+}
+
+void printBody(OpAsmPrinter &printer, Operation *, Region &body) {
+  printBodyRegion(printer, body);
+}
+
+//===----------------------------------------------------------------------===//
+// Loops and guards
+//===----------------------------------------------------------------------===//
+
+ParseResult parseLoopVar(OpAsmParser &parser, StringAttr &var) {
+  StringRef name;
+  if (parser.parseKeyword(&name))
+    return failure();
+  var = StringAttr::get(parser.getContext(), name);
+  return success();
+}
+
+void printLoopVar(OpAsmPrinter &printer, Operation *, StringAttr var) {
+  printer << var.getValue();
+}
+
+/// `step EXPR` (additive) or `step * EXPR` (geometric).
+ParseResult parseStep(OpAsmParser &parser, Attribute &step,
+                      UnitAttr &geometric) {
+  if (succeeded(parser.parseOptionalStar()))
+    geometric = UnitAttr::get(parser.getContext());
+  return parseExpr(parser, step);
+}
+
+void printStep(OpAsmPrinter &printer, Operation *op, Attribute step,
+               UnitAttr geometric) {
+  if (geometric)
+    printer << "* ";
+  if (step)
+    printExpr(printer, op, step);
+  else
+    printer << 1; // invalid without a factor; the verifier says so
+}
+
+ParseResult parseLoopBody(OpAsmParser &parser, StringAttr var, Region &body) {
+  ExprScope scope = currentParseScope();
+  scope.dims.push_back(var.getValue());
+  ParseScopeGuard guard(std::move(scope));
+  return parseBodyRegion(parser, body);
+}
+
+void printLoopBody(OpAsmPrinter &printer, Operation *, StringAttr,
+                   Region &body) {
+  printBodyRegion(printer, body);
+}
+
+/// A quoted conjunction of comparisons: "2 * r + 1 < n, r >= 1".
+ParseResult parseCondition(OpAsmParser &parser, IntegerSetAttr &condition) {
+  SMLoc loc = parser.getCurrentLocation();
+  std::string text;
+  if (parser.parseString(&text))
+    return failure();
+  ExprSyntaxError error;
+  FailureOr<IntegerSet> set =
+      parseConditionText(parser.getContext(), text, currentParseScope(), error);
+  if (failed(set))
+    return parser.emitError(
+        SMLoc::getFromPointer(loc.getPointer() + 1 + error.offset),
+        error.message);
+  condition = IntegerSetAttr::get(*set);
+  return success();
+}
+
+void printCondition(OpAsmPrinter &printer, Operation *op,
+                    IntegerSetAttr condition) {
+  printer << '"';
+  printConditionText(printer.getStream(), condition.getValue(),
+                     getExprScope(op));
+  printer << '"';
+}
+
+} // namespace sched
+} // namespace collc

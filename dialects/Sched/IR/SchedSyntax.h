@@ -1,0 +1,79 @@
+//===- SchedSyntax.h - custom directives of the sched ops -------*- C++ -*-===//
+//
+// The parsers and printers named by custom<...> in SchedOps.td. Internal to
+// the dialect: SchedOps.cpp includes this before the generated op code.
+//
+//===----------------------------------------------------------------------===//
+#ifndef COLLC_DIALECTS_SCHED_IR_SCHEDSYNTAX_H
+#define COLLC_DIALECTS_SCHED_IR_SCHEDSYNTAX_H
+
+#include "mlir/IR/OpImplementation.h"
+
+namespace collc {
+namespace sched {
+
+class BufferKindAttr;
+class CollectiveKindAttr;
+
+mlir::ParseResult parseCollective(mlir::OpAsmParser &parser,
+                                  CollectiveKindAttr &collective);
+void printCollective(mlir::OpAsmPrinter &printer, mlir::Operation *op,
+                     CollectiveKindAttr collective);
+
+mlir::ParseResult parseExpr(mlir::OpAsmParser &parser, mlir::Attribute &expr);
+void printExpr(mlir::OpAsmPrinter &printer, mlir::Operation *op,
+               mlir::Attribute expr);
+
+mlir::ParseResult parseChunk(mlir::OpAsmParser &parser, BufferKindAttr &buffer,
+                             mlir::Attribute &index);
+void printChunk(mlir::OpAsmPrinter &printer, mlir::Operation *op,
+                BufferKindAttr buffer, mlir::Attribute index);
+
+mlir::ParseResult parseDependencies(mlir::OpAsmParser &parser,
+                                    mlir::ArrayAttr &dependencies);
+void printDependencies(mlir::OpAsmPrinter &printer, mlir::Operation *op,
+                       mlir::ArrayAttr dependencies);
+
+/// The rest of a schedule: `params = {...}`, `root = EXPR`, `peer = EXPR`,
+/// `scratch = EXPR`, `send_counts = array<i64: ...>`, `description = "..."`,
+/// each optional, in this order, then the body. The header expressions see
+/// n, k and the parameters; the body also sees r.
+mlir::ParseResult
+parseScheduleBody(mlir::OpAsmParser &parser, mlir::DictionaryAttr &params,
+                  mlir::Attribute &root, mlir::Attribute &peer,
+                  mlir::Attribute &scratch, mlir::DenseI64ArrayAttr &sendCounts,
+                  mlir::StringAttr &description, mlir::Region &body);
+void printScheduleBody(mlir::OpAsmPrinter &printer, mlir::Operation *op,
+                       mlir::DictionaryAttr params, mlir::Attribute root,
+                       mlir::Attribute peer, mlir::Attribute scratch,
+                       mlir::DenseI64ArrayAttr sendCounts,
+                       mlir::StringAttr description, mlir::Region &body);
+
+mlir::ParseResult parseBody(mlir::OpAsmParser &parser, mlir::Region &body);
+void printBody(mlir::OpAsmPrinter &printer, mlir::Operation *op,
+               mlir::Region &body);
+
+mlir::ParseResult parseLoopVar(mlir::OpAsmParser &parser,
+                               mlir::StringAttr &var);
+void printLoopVar(mlir::OpAsmPrinter &printer, mlir::Operation *op,
+                  mlir::StringAttr var);
+
+mlir::ParseResult parseStep(mlir::OpAsmParser &parser, mlir::Attribute &step,
+                            mlir::UnitAttr &geometric);
+void printStep(mlir::OpAsmPrinter &printer, mlir::Operation *op,
+               mlir::Attribute step, mlir::UnitAttr geometric);
+
+mlir::ParseResult parseLoopBody(mlir::OpAsmParser &parser, mlir::StringAttr var,
+                                mlir::Region &body);
+void printLoopBody(mlir::OpAsmPrinter &printer, mlir::Operation *op,
+                   mlir::StringAttr var, mlir::Region &body);
+
+mlir::ParseResult parseCondition(mlir::OpAsmParser &parser,
+                                 mlir::IntegerSetAttr &condition);
+void printCondition(mlir::OpAsmPrinter &printer, mlir::Operation *op,
+                    mlir::IntegerSetAttr condition);
+
+} // namespace sched
+} // namespace collc
+
+#endif

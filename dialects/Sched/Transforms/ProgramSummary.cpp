@@ -1,0 +1,76 @@
+//===- ProgramSummary.cpp - a Program as compact text ---------------------===//
+#include "dialects/Sched/Transforms/ProgramSummary.h"
+
+#include "llvm/ADT/STLExtras.h"
+
+using namespace collc::sched;
+
+void collc::sched::printInstruction(llvm::raw_ostream &os,
+                                    const Instruction &instruction,
+                                    const RankProgram &rank) {
+  Opcode opcode = instruction.opcode;
+  os << opcodeName(opcode);
+  if (opcodeReceives(opcode))
+    os << " from " << instruction.recvPeer;
+  if (opcodeSends(opcode))
+    os << " to " << instruction.sendPeer;
+  if (opcodeReadsSrc(opcode))
+    os << " src = " << bufferName(instruction.src.buffer) << '['
+       << instruction.src.index << ']';
+  if (opcodeWritesDst(opcode))
+    os << " dst = " << bufferName(instruction.dst.buffer) << '['
+       << instruction.dst.index << ']';
+  uint32_t count =
+      opcodeReadsSrc(opcode) ? instruction.src.count : instruction.dst.count;
+  if (count != 1)
+    os << " count = " << count;
+  if (instruction.step != 0)
+    os << " step = " << instruction.step;
+  if (instruction.depCount) {
+    os << " after = [";
+    for (uint32_t d = 0; d < instruction.depCount; ++d) {
+      const Dependency &dependency =
+          rank.dependencies[instruction.depBegin + d];
+      os << (d ? ", " : "") << "(channel " << dependency.channel << ", index "
+         << dependency.instruction << ')';
+    }
+    os << ']';
+  }
+}
+
+void collc::sched::printProgramSummary(llvm::raw_ostream &os,
+                                       const Program &program,
+                                       const SummaryOptions &options) {
+  os << collectiveName(program.collective) << " \"" << program.algorithm
+     << "\": n = " << program.numRanks << ", k = " << program.chunksPerPart;
+  if (program.root >= 0)
+    os << ", root = " << program.root;
+  if (program.peer >= 0)
+    os << ", peer = " << program.peer;
+  os << ", buffers input " << program.buffers.inputChunks << " output "
+     << program.buffers.outputChunks << " scratch "
+     << program.buffers.scratchChunks << ", " << program.instructionCount()
+     << " instructions\n";
+  int64_t shown = 0;
+  for (auto [rankId, rank] : llvm::enumerate(program.ranks)) {
+    if (options.ranks >= 0 && shown++ >= options.ranks)
+      break;
+    size_t count = 0;
+    for (const ChannelProgram &channel : rank.channels)
+      count += channel.instructions.size();
+    os << "rank " << rankId << ": " << rank.channels.size() << " channels, "
+       << count << " instructions\n";
+    for (auto [channelId, channel] : llvm::enumerate(rank.channels)) {
+      os << "  channel " << channelId << ": " << channel.instructions.size()
+         << " instructions\n";
+      for (auto [index, instruction] : llvm::enumerate(channel.instructions)) {
+        if (options.instructions >= 0 &&
+            static_cast<int64_t>(index) >= options.instructions)
+          break;
+        os << "    " << index << ": ";
+        printInstruction(os, instruction, rank);
+        os << '\n';
+      }
+    }
+  }
+}
