@@ -16,6 +16,7 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/CrashRecoveryContext.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -24,6 +25,7 @@
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cstdlib>
 #include <sstream>
 
 using namespace mlir;
@@ -161,8 +163,22 @@ static int run() {
   sourceMgr->AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
   SourceMgrDiagnosticHandler diagHandler(*sourceMgr, &context);
 
-  OwningOpRef<ModuleOp> module =
-      parseSourceFile<ModuleOp>(sourceMgr, ParserConfig(&context));
+  // Some upstream op parsers (linalg.transpose in MLIR 19, for one) can
+  // crash after reporting a syntax error; the error they reported is the
+  // user's, so turn the crash into a failed run rather than a core dump.
+  OwningOpRef<ModuleOp> module;
+  llvm::CrashRecoveryContext::Enable();
+  llvm::CrashRecoveryContext recovery;
+  bool parsed = recovery.RunSafely([&] {
+    module = parseSourceFile<ModuleOp>(sourceMgr, ParserConfig(&context));
+  });
+  if (!parsed) {
+    llvm::errs() << "collc: error: the MLIR parser failed while reading '"
+                 << inputFilename
+                 << "' (a bug in an upstream op parser); the error reported above, if any, is what to fix\n";
+    // The context may be in any state after the parser's crash.
+    std::_Exit(1);
+  }
   if (!module)
     return 1;
 
