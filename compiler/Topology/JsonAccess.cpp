@@ -79,7 +79,13 @@ static std::string numberText(const Json &value) {
     return std::to_string(value.get<uint64_t>());
   if (value.is_number_integer())
     return std::to_string(value.get<int64_t>());
-  return formatNumber(value.get<double>());
+  // A JSON number written with a fraction or an exponent: show that it is
+  // not an integer even when its value is integral (2.0, not 2).
+  double number = value.get<double>();
+  std::string text = formatNumber(number);
+  if (text.find_first_of(".e") == std::string::npos)
+    text += ".0";
+  return text;
 }
 
 std::string readString(const Json &value, const std::string &path) {

@@ -164,6 +164,10 @@ TEST(Rejection, WrongTypes) {
       "link_types.nvl.bandwidth_GBps: expected a number, got a string");
   EXPECT_EQ(reject([](json &t) { t["nodes"]["count"] = 2.5; }),
             "nodes.count: must be an integer from 1 to 65536, got 2.5");
+  EXPECT_EQ(reject([](json &t) { t["nodes"]["count"] = 2.0; }),
+            "nodes.count: must be an integer from 1 to 65536, got 2.0");
+  EXPECT_EQ(reject([](json &t) { tmpl(t)["gpus"]["numa"][0] = 0.0; }),
+            "node_templates.n.gpus.numa[0]: must be an integer, got 0.0");
   EXPECT_EQ(reject([](json &t) { t["nodes"]["count"] = "2"; }),
             "nodes.count: expected an integer, got a string");
   EXPECT_EQ(reject([](json &t) { t["nodes"] = "n"; }),
