@@ -41,11 +41,12 @@ def Sched_Dialect : Dialect {
     scope with `+`, `-`, `*`, `mod`, `floordiv` and `ceildiv`
     (`"(r + s) mod n"`); `mod` is the non-negative remainder. Guards are
     quoted conjunctions of comparisons (`"r mod 2 == 0, r + 1 < n"`).
-    Expressions are stored as `i64` integer attributes when constant and as
-    single-result affine maps with exactly those dims and symbols
-    otherwise; products, divisions and remainders of two non-constant
-    operands are allowed (recursive doubling needs `r mod (2 * d)`), which
-    the generic form of an affine map cannot re-parse.
+    Expressions are stored as `i64` integer attributes when constant and
+    otherwise as single-result affine maps with exactly those dims and
+    symbols (guards as integer sets). Products of two non-symbolic operands
+    and divisions by a dim are allowed (recursive doubling needs
+    `r mod (2 * d)` for a loop variable d); as `affine_map` syntax cannot
+    write them, such expressions are held in `#sched.map` and `#sched.set`.
 
     ```mlir
     sched.schedule @ring_all_gather collective = all_gather algorithm = "ring" {
@@ -121,16 +122,51 @@ def Sched_BufferKindAttr : EnumAttr<Sched_Dialect, Sched_BufferKind, "buffer"> {
 // Expressions and dependencies
 //===----------------------------------------------------------------------===//
 
-def Sched_ExprAttr : AnyAttrOf<[I64Attr, AffineMapAttr],
-    "an integer or a one-result affine map over the dims and symbols in scope">;
+def Sched_MapAttr : AttrDef<Sched_Dialect, "Map"> {
+  let mnemonic = "map";
+  let summary = "an expression that affine_map syntax cannot express";
+  let description = [{
+    A one-result affine map whose expression multiplies two non-symbolic
+    operands or divides by a non-symbolic one (`r floordiv d` for a loop
+    variable d), which MLIR's `affine_map<...>` parser, and so the generic
+    form and bytecode, would reject. The expression is quoted and read by
+    the sched expression parser:
 
-def Sched_ConditionAttr : Attr<CPred<"::llvm::isa<::mlir::IntegerSetAttr>($_self)">,
-    "an integer set over the dims and symbols in scope"> {
-  let storageType = "::mlir::IntegerSetAttr";
-  let returnType = "::mlir::IntegerSet";
-  let convertFromStorage = "$_self.getValue()";
-  let constBuilderCall = "::mlir::IntegerSetAttr::get($0)";
+    ```mlir
+    #sched.map<(d0, d1)[s0, s1] -> "d0 + d1 - (((d0 mod (d1 * 2)) floordiv d1) * 2) * d1">
+    ```
+
+    Expressions are built with `getExprAttr`, which picks an integer, an
+    `AffineMapAttr` or this attribute; all three mean the same thing.
+  }];
+  let parameters = (ins "::mlir::AffineMap":$value);
+  let hasCustomAssemblyFormat = 1;
 }
+
+def Sched_SetAttr : AttrDef<Sched_Dialect, "Set"> {
+  let mnemonic = "set";
+  let summary = "a condition that affine_set syntax cannot express";
+  let description = [{
+    The integer set of a `sched.if` whose constraints are not
+    (semi-)affine, quoted as the custom syntax writes conditions:
+
+    ```mlir
+    #sched.set<(d0, d1)[s0, s1] : "d0 mod (d1 * 2) >= d1">
+    ```
+  }];
+  let parameters = (ins "::mlir::IntegerSet":$value);
+  let hasCustomAssemblyFormat = 1;
+}
+
+def Sched_ExprAttr : AnyAttrOf<[I64Attr, AffineMapAttr, Sched_MapAttr],
+    "an integer or a one-result map over the dims and symbols in scope">;
+
+def Sched_IntegerSetAttr
+    : Attr<CPred<"::llvm::isa<::mlir::IntegerSetAttr>($_self)">,
+           "integer set attribute">;
+
+def Sched_ConditionAttr : AnyAttrOf<[Sched_IntegerSetAttr, Sched_SetAttr],
+    "an integer set over the dims and symbols in scope">;
 
 def Sched_DependencyAttr : AttrDef<Sched_Dialect, "Dependency"> {
   let mnemonic = "dep";

@@ -11,6 +11,7 @@
 #define COLLC_DIALECTS_SCHED_IR_SCHEDEXPR_H
 
 #include "mlir/IR/AffineExpr.h"
+#include "mlir/IR/AffineMap.h"
 #include "mlir/IR/Attributes.h"
 #include "mlir/IR/IntegerSet.h"
 #include "llvm/ADT/SmallVector.h"
@@ -38,9 +39,13 @@ struct ExprSyntaxError {
   std::string message;
 };
 
-/// Parses an expression over `scope`'s names into an i64 IntegerAttr (when
-/// it folds to a constant) or a one-result AffineMapAttr with exactly the
-/// scope's dims and symbols.
+/// Parses an expression over `scope`'s names.
+mlir::FailureOr<mlir::AffineExpr>
+parseAffineExprText(mlir::MLIRContext *context, llvm::StringRef text,
+                    const ExprScope &scope, ExprSyntaxError &error);
+
+/// Parses an expression over `scope`'s names into an expression attribute
+/// (see getExprAttr).
 mlir::FailureOr<mlir::Attribute> parseExprText(mlir::MLIRContext *context,
                                                llvm::StringRef text,
                                                const ExprScope &scope,
@@ -67,10 +72,30 @@ void printConditionText(llvm::raw_ostream &os, mlir::IntegerSet set,
 void printExprAttr(llvm::raw_ostream &os, mlir::Attribute expr,
                    const ExprScope &scope);
 
+/// Whether MLIR's affine_map syntax can write `expr`: every product has a
+/// constant or symbolic side and every divisor is constant or symbolic.
+bool isAffineSyntaxExpressible(mlir::AffineExpr expr);
+
+/// The attribute for an expression over `numDims` dims and `numSymbols`
+/// symbols: an i64 IntegerAttr when constant, an AffineMapAttr when
+/// affine_map syntax can write it, a #sched.map otherwise.
+mlir::Attribute getExprAttr(mlir::AffineExpr expr, unsigned numDims,
+                            unsigned numSymbols);
+
+/// The attribute for a sched.if condition: an IntegerSetAttr, or a
+/// #sched.set when affine_set syntax cannot write a constraint.
+mlir::Attribute getConditionAttr(mlir::IntegerSet set);
+
+/// The map of an AffineMapAttr or #sched.map; null for anything else.
+mlir::AffineMap getExprMap(mlir::Attribute expr);
+
 /// The affine expression of an expression attribute (an integer or a
 /// one-result map); null for anything else.
 mlir::AffineExpr getExprAffineExpr(mlir::Attribute expr,
                                    mlir::MLIRContext *context);
+
+/// The set of an IntegerSetAttr or #sched.set; null for anything else.
+mlir::IntegerSet getConditionSet(mlir::Attribute condition);
 
 /// The scope of the expressions of `op`, which is inside a sched.schedule:
 /// r and the variables of the sched.for ops strictly enclosing `op`, and

@@ -50,7 +50,9 @@ LogicalResult verifyExpr(Operation *op, StringRef what, Attribute expr,
                          const ScopeShape &shape) {
   if (!expr || isa<IntegerAttr>(expr))
     return success();
-  AffineMap map = cast<AffineMapAttr>(expr).getValue();
+  AffineMap map = getExprMap(expr);
+  if (!map)
+    return op->emitOpError() << what << " must be an integer or a map";
   if (map.getNumResults() != 1)
     return op->emitOpError() << what << " has " << map.getNumResults()
                              << " results; an expression has one";
@@ -213,16 +215,16 @@ LogicalResult ScheduleOp::verify() {
 
   // The body: channels (parametric) or ranks (explicit).
   bool hasChannels = false, hasRanks = false;
-  llvm::SmallDenseSet<int32_t> ids;
+  llvm::SmallDenseSet<int32_t> channelIds, rankIds;
   for (Operation &child : getBody().getOps()) {
     if (auto channel = dyn_cast<ChannelOp>(child)) {
       hasChannels = true;
-      if (!ids.insert(channel.getId()).second)
+      if (!channelIds.insert(channel.getId()).second)
         return channel.emitOpError("channel ")
                << channel.getId() << " appears twice in the schedule";
     } else if (auto rank = dyn_cast<RankOp>(child)) {
       hasRanks = true;
-      if (!ids.insert(rank.getRank()).second)
+      if (!rankIds.insert(rank.getRank()).second)
         return rank.emitOpError("rank ")
                << rank.getRank() << " appears twice in the schedule";
     } else {
@@ -314,9 +316,13 @@ LogicalResult ForOp::verify() {
   return verifyStreamBody(*this, getBody());
 }
 
+IntegerSet IfOp::getConditionSet() {
+  return collc::sched::getConditionSet(getCondition());
+}
+
 LogicalResult IfOp::verify() {
   ScopeShape shape = getScopeShape(*this);
-  IntegerSet set = getCondition();
+  IntegerSet set = getConditionSet();
   if (set.getNumDims() != shape.numDims())
     return emitOpError("condition has ")
            << set.getNumDims() << " dims but " << shape.numDims()
@@ -328,7 +334,8 @@ LogicalResult IfOp::verify() {
   for (AffineExpr constraint : set.getConstraints()) {
     AffineMap map =
         AffineMap::get(set.getNumDims(), set.getNumSymbols(), constraint);
-    if (failed(verifyExpr(*this, "condition", AffineMapAttr::get(map), shape)))
+    if (failed(verifyExpr(*this, "condition", MapAttr::get(getContext(), map),
+                          shape)))
       return failure();
   }
   if (failed(verifyStreamBody(*this, getThenRegion())))
@@ -345,7 +352,7 @@ static LogicalResult verifyInstruction(Operation *op) {
   ScopeShape shape = getScopeShape(op);
   auto schedule = op->getParentOfType<ScheduleOp>();
   if (!schedule)
-    return op->emitOpError("must be inside a sched.schedule");
+    return success(); // the enclosing ops' parent checks report it
   std::optional<int32_t> groupSize = schedule.getGroupSize();
   std::optional<int32_t> rank = getExplicitRank(op);
 
@@ -412,9 +419,6 @@ static LogicalResult verifyInstruction(Operation *op) {
              << (rank ? "rank " + std::to_string(*rank) : "the schedule")
              << " does not have";
     Attribute index = dependency.getIndex();
-    if (!isa<IntegerAttr, AffineMapAttr>(index))
-      return op->emitOpError("dependency index must be an integer or an "
-                             "affine map");
     if (failed(verifyExpr(op, "dependency index", index, shape)))
       return failure();
     if (std::optional<int64_t> value = getConstant(index); value && *value < 0)

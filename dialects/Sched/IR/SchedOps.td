@@ -193,6 +193,10 @@ def Sched_IfOp : Sched_Op<"if", [Sched_InStream, NoTerminator,
     ```
   }];
   let arguments = (ins Sched_ConditionAttr:$condition);
+  let extraClassDeclaration = [{
+    /// The condition's integer set, whichever attribute holds it.
+    ::mlir::IntegerSet getConditionSet();
+  }];
   let regions = (region SizedRegion<1>:$then_region,
                         MaxSizedRegion<1>:$else_region);
   let assemblyFormat = [{

@@ -356,7 +356,7 @@ void printLoopBody(OpAsmPrinter &printer, Operation *, StringAttr,
 }
 
 /// A quoted conjunction of comparisons: "2 * r + 1 < n, r >= 1".
-ParseResult parseCondition(OpAsmParser &parser, IntegerSetAttr &condition) {
+ParseResult parseCondition(OpAsmParser &parser, Attribute &condition) {
   SMLoc loc = parser.getCurrentLocation();
   std::string text;
   if (parser.parseString(&text))
@@ -368,15 +368,18 @@ ParseResult parseCondition(OpAsmParser &parser, IntegerSetAttr &condition) {
     return parser.emitError(
         SMLoc::getFromPointer(loc.getPointer() + 1 + error.offset),
         error.message);
-  condition = IntegerSetAttr::get(*set);
+  condition = getConditionAttr(*set);
   return success();
 }
 
-void printCondition(OpAsmPrinter &printer, Operation *op,
-                    IntegerSetAttr condition) {
+void printCondition(OpAsmPrinter &printer, Operation *op, Attribute condition) {
+  IntegerSet set = getConditionSet(condition);
+  if (!set) {
+    printer << condition; // invalid; the verifier says why
+    return;
+  }
   printer << '"';
-  printConditionText(printer.getStream(), condition.getValue(),
-                     getExprScope(op));
+  printConditionText(printer.getStream(), set, getExprScope(op));
   printer << '"';
 }
 

@@ -69,9 +69,9 @@ void printLoopBody(mlir::OpAsmPrinter &printer, mlir::Operation *op,
                    mlir::StringAttr var, mlir::Region &body);
 
 mlir::ParseResult parseCondition(mlir::OpAsmParser &parser,
-                                 mlir::IntegerSetAttr &condition);
+                                 mlir::Attribute &condition);
 void printCondition(mlir::OpAsmPrinter &printer, mlir::Operation *op,
-                    mlir::IntegerSetAttr condition);
+                    mlir::Attribute condition);
 
 } // namespace sched
 } // namespace collc

@@ -1,5 +1,6 @@
 //===- CompiledExpr.cpp - sched expressions compiled for evaluation -------===//
 #include "dialects/Sched/Transforms/CompiledExpr.h"
+#include "dialects/Sched/IR/SchedExpr.h"
 
 #include "mlir/IR/AffineMap.h"
 #include "mlir/IR/BuiltinAttributes.h"
@@ -31,8 +32,7 @@ CompiledExpr CompiledExpr::constant(int64_t value) {
 CompiledExpr CompiledExpr::compile(Attribute expr, unsigned numSymbols) {
   if (auto integer = dyn_cast_or_null<IntegerAttr>(expr))
     return constant(integer.getInt());
-  auto map = cast<AffineMapAttr>(expr).getValue();
-  return compile(map.getResult(0), numSymbols);
+  return compile(getExprMap(expr).getResult(0), numSymbols);
 }
 
 CompiledExpr CompiledExpr::compile(AffineExpr expr, unsigned numSymbols) {

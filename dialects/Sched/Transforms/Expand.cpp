@@ -90,7 +90,7 @@ private:
         node.body = compileBody(loop.getBody());
       } else if (auto guard = dyn_cast<IfOp>(op)) {
         node.kind = CompiledNode::Kind::Guard;
-        IntegerSet set = guard.getCondition();
+        IntegerSet set = guard.getConditionSet();
         for (unsigned i = 0, e = set.getNumConstraints(); i < e; ++i)
           node.constraints.emplace_back(
               CompiledExpr::compile(set.getConstraint(i), numSymbols),
@@ -181,16 +181,18 @@ public:
     for (const PendingDependency &dependency : pending) {
       const auto &target = rankProgram.channels[dependency.channel];
       if (dependency.index >= target.instructions.size())
-        return fail(
-            dependency.op,
-            "instruction " + std::to_string(dependency.instruction) +
-                " of rank " + std::to_string(rank) + ", channel " +
-                std::to_string(dependency.fromChannel) +
-                " waits for instruction " + std::to_string(dependency.index) +
-                " of channel " + std::to_string(dependency.channel) +
-                ", which has only " +
-                std::to_string(target.instructions.size()) + " instructions",
-            /*withLoops=*/false);
+        return fail(dependency.op,
+                    "instruction " + std::to_string(dependency.instruction) +
+                        " of rank " + std::to_string(rank) + ", channel " +
+                        std::to_string(dependency.fromChannel) +
+                        " waits for instruction " +
+                        std::to_string(dependency.index) + " of channel " +
+                        std::to_string(dependency.channel) +
+                        ", which has only " +
+                        std::to_string(target.instructions.size()) +
+                        (target.instructions.size() == 1 ? " instruction"
+                                                         : " instructions"),
+                    /*withLoops=*/false);
     }
     return success();
   }

@@ -4,6 +4,7 @@
 #include "dialects/Sched/Transforms/Expand.h"
 #include "dialects/Sched/Transforms/ProgramSummary.h"
 
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -32,7 +33,7 @@ static LogicalResult parseParamOverrides(Operation *anchor,
     auto [name, value] = StringRef(param).split('=');
     int64_t number;
     if (name.empty() || value.trim().getAsInteger(10, number))
-      return anchor->emitError("parameter override '")
+      return emitError(anchor->getLoc(), "parameter override '")
              << param << "' is not of the form name=integer";
     options.params[name.trim()] = number;
   }
@@ -49,6 +50,32 @@ static SmallVector<ScheduleOp> selectSchedules(ModuleOp module,
   return schedules;
 }
 
+/// `options` for one of `schedules`, keeping the parameter overrides that
+/// schedule declares. Fails if an override matches none of the schedules.
+static FailureOr<SmallVector<ExpandOptions>>
+optionsPerSchedule(ModuleOp module, ArrayRef<ScheduleOp> schedules,
+                   const ExpandOptions &options) {
+  SmallVector<ExpandOptions> result;
+  llvm::StringSet<> used;
+  for (ScheduleOp schedule : schedules) {
+    ExpandOptions own = options;
+    own.params.clear();
+    DictionaryAttr declared = schedule.getParamsAttr();
+    for (const auto &entry : options.params) {
+      if (declared && declared.contains(entry.getKey())) {
+        own.params[entry.getKey()] = entry.getValue();
+        used.insert(entry.getKey());
+      }
+    }
+    result.push_back(std::move(own));
+  }
+  for (const auto &entry : options.params)
+    if (!used.contains(entry.getKey()))
+      return emitError(module.getLoc(), "no schedule has the parameter '")
+             << entry.getKey() << "' (params option)";
+  return result;
+}
+
 namespace {
 
 struct SchedExpandCheckPass
@@ -59,14 +86,22 @@ struct SchedExpandCheckPass
     ExpandOptions options;
     options.groupSize = groupSize;
     options.chunksPerPart = chunks;
+    options.maxInstructions = maxInstructions;
+    options.maxLoopIterations = maxLoopIterations;
     if (failed(parseParamOverrides(getOperation(), params, options)))
       return signalPassFailure();
     SummaryOptions summary;
     summary.ranks = ranks;
     summary.instructions = instructions;
-    for (ScheduleOp schedule : selectSchedules(getOperation(), schedule)) {
+    SmallVector<ScheduleOp> schedules =
+        selectSchedules(getOperation(), schedule);
+    FailureOr<SmallVector<ExpandOptions>> perSchedule =
+        optionsPerSchedule(getOperation(), schedules, options);
+    if (failed(perSchedule))
+      return signalPassFailure();
+    for (auto [schedule, own] : llvm::zip(schedules, *perSchedule)) {
       auto start = std::chrono::steady_clock::now();
-      FailureOr<Program> program = expandSchedule(schedule, options);
+      FailureOr<Program> program = expandSchedule(schedule, own);
       auto end = std::chrono::steady_clock::now();
       if (failed(program))
         return signalPassFailure();
@@ -92,10 +127,18 @@ struct SchedExpandPass
     ExpandOptions options;
     options.groupSize = groupSize;
     options.chunksPerPart = chunks;
+    options.maxInstructions = maxInstructions;
+    options.maxLoopIterations = maxLoopIterations;
     if (failed(parseParamOverrides(getOperation(), params, options)))
       return signalPassFailure();
-    for (ScheduleOp schedule : selectSchedules(getOperation(), schedule)) {
-      FailureOr<Program> program = expandSchedule(schedule, options);
+    SmallVector<ScheduleOp> schedules =
+        selectSchedules(getOperation(), schedule);
+    FailureOr<SmallVector<ExpandOptions>> perSchedule =
+        optionsPerSchedule(getOperation(), schedules, options);
+    if (failed(perSchedule))
+      return signalPassFailure();
+    for (auto [schedule, own] : llvm::zip(schedules, *perSchedule)) {
+      FailureOr<Program> program = expandSchedule(schedule, own);
       if (failed(program))
         return signalPassFailure();
       OpBuilder builder(schedule);

@@ -14,6 +14,10 @@ defvar Sched_ExpandOptions = [
              "parameter values, name=value, replacing the schedule's">,
   Option<"schedule", "schedule", "std::string", "\"\"",
          "only the schedule with this symbol name (default: all)">,
+  Option<"maxInstructions", "max-instructions", "uint64_t", "uint64_t(1) << 26",
+         "fail beyond this many instructions">,
+  Option<"maxLoopIterations", "max-loop-iterations", "uint64_t",
+         "uint64_t(1) << 28", "fail beyond this many loop iterations">,
 ];
 
 def SchedExpandCheck : Pass<"sched-expand-check", "mlir::ModuleOp"> {

@@ -5,6 +5,11 @@
 
 using namespace collc::sched;
 
+/// "1 channel", "2 channels".
+static std::string plural(size_t count, llvm::StringRef noun) {
+  return std::to_string(count) + " " + noun.str() + (count == 1 ? "" : "s");
+}
+
 void collc::sched::printInstruction(llvm::raw_ostream &os,
                                     const Instruction &instruction,
                                     const RankProgram &rank) {
@@ -49,8 +54,8 @@ void collc::sched::printProgramSummary(llvm::raw_ostream &os,
     os << ", peer = " << program.peer;
   os << ", buffers input " << program.buffers.inputChunks << " output "
      << program.buffers.outputChunks << " scratch "
-     << program.buffers.scratchChunks << ", " << program.instructionCount()
-     << " instructions\n";
+     << program.buffers.scratchChunks << ", "
+     << plural(program.instructionCount(), "instruction") << '\n';
   int64_t shown = 0;
   for (auto [rankId, rank] : llvm::enumerate(program.ranks)) {
     if (options.ranks >= 0 && shown++ >= options.ranks)
@@ -58,11 +63,11 @@ void collc::sched::printProgramSummary(llvm::raw_ostream &os,
     size_t count = 0;
     for (const ChannelProgram &channel : rank.channels)
       count += channel.instructions.size();
-    os << "rank " << rankId << ": " << rank.channels.size() << " channels, "
-       << count << " instructions\n";
+    os << "rank " << rankId << ": " << plural(rank.channels.size(), "channel")
+       << ", " << plural(count, "instruction") << '\n';
     for (auto [channelId, channel] : llvm::enumerate(rank.channels)) {
-      os << "  channel " << channelId << ": " << channel.instructions.size()
-         << " instructions\n";
+      os << "  channel " << channelId << ": "
+         << plural(channel.instructions.size(), "instruction") << '\n';
       for (auto [index, instruction] : llvm::enumerate(channel.instructions)) {
         if (options.instructions >= 0 &&
             static_cast<int64_t>(index) >= options.instructions)
