@@ -180,6 +180,7 @@ public:
     // Dependencies may point forward into channels expanded later.
     for (const PendingDependency &dependency : pending) {
       const auto &target = rankProgram.channels[dependency.channel];
+      channelId = dependency.fromChannel; // for the note
       if (dependency.index >= target.instructions.size())
         return fail(dependency.op,
                     "instruction " + std::to_string(dependency.instruction) +
