@@ -1,0 +1,267 @@
+//===- Engine.cpp - discrete-event execution of channel streams -----------===//
+#include "compiler/Simulate/Engine.h"
+
+#include <algorithm>
+#include <functional>
+#include <limits>
+
+namespace collc::sim {
+
+using sched::Instruction;
+using sched::Opcode;
+
+namespace {
+
+/// Events closer than this (relative) are one batch: symmetric schedules
+/// produce equal times that differ in the last bits.
+constexpr double kBatchTolerance = 1e-12;
+
+/// Bytes of GPU memory read plus written, in units of the payload. Received
+/// data lands in a staging slot written by the link; the thread block reads
+/// it from there (Simple protocol), reads src and writes dst.
+double memoryFactor(Opcode op) {
+  switch (op) {
+  case Opcode::Send:
+    return 1; // read src
+  case Opcode::Recv:
+    return 2; // read staged, write dst
+  case Opcode::Copy:
+    return 2; // read src, write dst
+  case Opcode::Reduce:
+    return 3; // read src and dst, write dst
+  case Opcode::RecvReduceSend:
+    return 2; // read staged and src
+  case Opcode::RecvCopySend:
+    return 2; // read staged, write dst
+  case Opcode::RecvReduceCopy:
+  case Opcode::RecvReduceCopySend:
+    return 3; // read staged and src, write dst
+  }
+  return 0;
+}
+
+} // namespace
+
+Engine::Engine(const ProgramIndex &index, const Machine &machine,
+               const SimOptions &options, SimResult &result)
+    : index_(index), machine_(machine), options_(options), result_(result),
+      routes_(*machine.topology),
+      network_(machine.capacity, 2 * index.streamCount()),
+      streams_(index.streamCount()), pc_(streams_, 0), running_(streams_, 0),
+      queued_(streams_, 0), pending_(streams_, 0), start_(streams_, 0),
+      routeLatency_(streams_, 0), dependents_(streams_),
+      posted_(index.connectionCount(), 0),
+      delivered_(index.connectionCount(), 0),
+      received_(index.connectionCount(), 0),
+      senderWaits_(index.connectionCount(), 0),
+      receiverWaits_(index.connectionCount(), 0) {}
+
+void Engine::run() {
+  for (uint32_t s = 0; s < streams_; ++s)
+    wake(s);
+  double now = 0;
+  for (;;) {
+    while (!ready_.empty()) {
+      uint32_t s = ready_.back();
+      ready_.pop_back();
+      queued_[s] = 0;
+      tryStart(s, now);
+    }
+    updateRates(now);
+    ++result_.batches;
+    if (events_.empty())
+      break;
+    now = events_.top().time;
+    double limit = now + kBatchTolerance * now;
+    while (!events_.empty() && events_.top().time <= limit) {
+      Event event = events_.top();
+      events_.pop();
+      handle(event, now);
+    }
+  }
+  for (uint32_t s = 0; s < streams_; ++s) {
+    if (pc_[s] < index_.length(s)) {
+      reportStuck();
+      return;
+    }
+  }
+}
+
+void Engine::handle(const Event &event, double now) {
+  switch (event.kind) {
+  case EventKind::FixedDone:
+    return beginTransfers(event.id, now);
+  case EventKind::Delivered:
+    return partDone(event.id, now);
+  case EventKind::Drained:
+    break;
+  }
+  uint32_t flow = event.id;
+  if (!network_.active(flow) || network_.version(flow) != event.version)
+    return; // its rate changed since; a later event stands
+  network_.finish(flow);
+  if (flow >= streams_)
+    return partDone(flow - streams_, now);
+  if (routeLatency_[flow] > 0)
+    return push(now + routeLatency_[flow], EventKind::Delivered, flow);
+  partDone(flow, now);
+}
+
+void Engine::wake(uint32_t stream) {
+  if (queued_[stream])
+    return;
+  queued_[stream] = 1;
+  ready_.push_back(stream);
+}
+
+void Engine::tryStart(uint32_t s, double now) {
+  if (running_[s] || pc_[s] >= index_.length(s))
+    return;
+  uint32_t rank = index_.rankOf(s);
+  const Instruction &in = index_.instruction(s, pc_[s]);
+  const auto &deps = index_.program().ranks[rank].dependencies;
+  for (uint32_t d = 0; d < in.depCount; ++d) {
+    const sched::Dependency &dep = deps[in.depBegin + d];
+    uint32_t other = index_.stream(rank, dep.channel);
+    if (pc_[other] > dep.instruction)
+      continue;
+    std::vector<Waiter> &heap = dependents_[other];
+    heap.emplace_back(dep.instruction, s);
+    std::push_heap(heap.begin(), heap.end(), std::greater<Waiter>());
+    return;
+  }
+  uint32_t id = index_.id(s, pc_[s]);
+  uint32_t incoming = index_.recvConnection(id);
+  if (sched::opcodeReceives(in.opcode)) {
+    if (incoming == kNone)
+      return; // no sender: stuck, reported at the end
+    if (delivered_[incoming] <= received_[incoming]) {
+      receiverWaits_[incoming] = 1;
+      return;
+    }
+  }
+  uint32_t out = index_.sendConnection(id);
+  if (out != kNone &&
+      posted_[out] - received_[out] >= options_.connectionSlots) {
+    senderWaits_[out] = 1;
+    return;
+  }
+  running_[s] = 1;
+  start_[s] = now;
+  if (out != kNone)
+    ++posted_[out];
+  if (options_.fixedCost > 0)
+    return push(now + options_.fixedCost, EventKind::FixedDone, s);
+  beginTransfers(s, now);
+}
+
+void Engine::beginTransfers(uint32_t s, double now) {
+  uint32_t rank = index_.rankOf(s);
+  const Instruction &in = index_.instruction(s, pc_[s]);
+  int64_t bytes = index_.bytes(index_.id(s, pc_[s]));
+  uint8_t pending = 0;
+  double memory = options_.chargeMemory ? memoryFactor(in.opcode) * bytes : 0;
+  if (memory > 0) {
+    uint32_t resource = machine_.memoryResource[rank];
+    network_.start(streams_ + s, &resource, 1, memory, now);
+    result_.memoryBytes[rank] += memory;
+    ++pending;
+  }
+  if (sched::opcodeSends(in.opcode)) {
+    ++result_.transfers;
+    topo::DeviceId from = machine_.device[rank];
+    topo::DeviceId to = machine_.device[size_t(in.sendPeer)];
+    const std::vector<topo::LinkId> &path = routes_.path(from, to);
+    double latency = 0;
+    route_.clear();
+    for (topo::LinkId link : path) {
+      latency += machine_.linkLatency[size_t(link)];
+      route_.push_back(uint32_t(link));
+      result_.linkBytes[size_t(link)] += double(bytes);
+    }
+    routeLatency_[s] = latency;
+    if (!route_.empty() && bytes > 0) {
+      network_.start(s, route_.data(), uint32_t(route_.size()), double(bytes),
+                     now);
+      ++pending;
+    } else if (latency > 0) {
+      push(now + latency, EventKind::Delivered, s);
+      ++pending;
+    }
+  }
+  pending_[s] = pending;
+  if (!pending)
+    complete(s, now);
+}
+
+void Engine::partDone(uint32_t s, double now) {
+  if (--pending_[s] == 0)
+    complete(s, now);
+}
+
+void Engine::complete(uint32_t s, double now) {
+  uint32_t index = pc_[s];
+  uint32_t id = index_.id(s, index);
+  uint32_t rank = index_.rankOf(s);
+  const Instruction &in = index_.instruction(s, index);
+  if (options_.recordTimeline) {
+    TimelineRecord &record = result_.timeline[id];
+    record.start = start_[s];
+    record.end = now;
+    record.bytes = index_.bytes(id);
+    record.rank = int32_t(rank);
+    record.instruction = index;
+    record.step = in.step;
+    record.sendPeer = in.sendPeer;
+    record.recvPeer = in.recvPeer;
+    record.channel = uint16_t(index_.channelOf(s));
+    record.opcode = in.opcode;
+  }
+  result_.rankFinish[rank] = std::max(result_.rankFinish[rank], now);
+  result_.totalTime = std::max(result_.totalTime, now);
+  ++result_.instructions;
+  ++pc_[s];
+  running_[s] = 0;
+  uint32_t c = index_.recvConnection(id);
+  if (c != kNone) {
+    ++received_[c];
+    if (senderWaits_[c]) {
+      senderWaits_[c] = 0;
+      wake(index_.connectionSender(c));
+    }
+  }
+  c = index_.sendConnection(id);
+  if (c != kNone) {
+    ++delivered_[c];
+    if (receiverWaits_[c]) {
+      receiverWaits_[c] = 0;
+      wake(index_.connectionReceiver(c));
+    }
+  }
+  std::vector<Waiter> &heap = dependents_[s];
+  while (!heap.empty() && heap.front().first < pc_[s]) {
+    wake(heap.front().second);
+    std::pop_heap(heap.begin(), heap.end(), std::greater<Waiter>());
+    heap.pop_back();
+  }
+  wake(s);
+}
+
+void Engine::updateRates(double now) {
+  network_.update(now);
+  result_.rateComputations += network_.lastComponentSize();
+  for (uint32_t flow : network_.changedFlows()) {
+    double drain = network_.drainTime(flow);
+    if (drain < std::numeric_limits<double>::infinity())
+      push(drain, EventKind::Drained, flow, network_.version(flow));
+  }
+  if (!options_.recordLinkLoad)
+    return;
+  size_t links = machine_.linkBandwidth.size();
+  for (uint32_t resource : network_.changedResources())
+    if (resource < links)
+      result_.linkLoad.push_back(
+          {now, topo::LinkId(resource), network_.load(resource)});
+}
+
+} // namespace collc::sim

@@ -1,0 +1,123 @@
+//===- Simulator.cpp - check the arguments, build the machine, run --------===//
+#include "compiler/Simulate/Simulator.h"
+#include "compiler/Simulate/Engine.h"
+
+#include <cmath>
+
+namespace collc::sim {
+
+namespace {
+
+/// "" or what is wrong with the arguments other than the program.
+std::string checkArguments(const sched::Program &program, int64_t inputElements,
+                           unsigned elementBytes,
+                           const topo::Topology &topology,
+                           const std::vector<int> &gpuOfRank,
+                           const SimOptions &options) {
+  if (inputElements < 0)
+    return "the message has " + std::to_string(inputElements) + " elements";
+  if (elementBytes == 0)
+    return "elements of 0 bytes";
+  if (gpuOfRank.size() != size_t(program.numRanks))
+    return "gpuOfRank has " + std::to_string(gpuOfRank.size()) +
+           " entries for a group of " + std::to_string(program.numRanks);
+  for (size_t r = 0; r < gpuOfRank.size(); ++r)
+    if (gpuOfRank[r] < 0 || gpuOfRank[r] >= topology.numGpus())
+      return "group rank " + std::to_string(r) + " is on GPU " +
+             std::to_string(gpuOfRank[r]) + ", but topology " +
+             topology.name() + " has " + std::to_string(topology.numGpus()) +
+             " GPUs";
+  if (!(options.fixedCost >= 0) || !std::isfinite(options.fixedCost))
+    return "fixedCost must be a finite number of seconds >= 0";
+  if (options.connectionSlots == 0)
+    return "connectionSlots must be at least 1";
+  if (!(options.protocolEfficiency > 0 && options.protocolEfficiency <= 1))
+    return "protocolEfficiency must be in (0, 1]";
+  for (const LinkTypeOverride &o : options.linkOverrides) {
+    bool known = false;
+    for (const topo::LinkType &type : topology.linkTypes())
+      known = known || type.name == o.linkType;
+    if (!known)
+      return "override of unknown link type \"" + o.linkType + "\"";
+    if (o.bandwidth && !(*o.bandwidth > 0 && std::isfinite(*o.bandwidth)))
+      return "override of \"" + o.linkType + "\": bandwidth must be > 0";
+    if (o.latency && !(*o.latency >= 0 && std::isfinite(*o.latency)))
+      return "override of \"" + o.linkType + "\": latency must be >= 0";
+  }
+  return "";
+}
+
+Machine buildMachine(const topo::Topology &topology,
+                     const std::vector<int> &gpuOfRank,
+                     const SimOptions &options) {
+  Machine machine;
+  machine.topology = &topology;
+  for (const topo::Link &link : topology.links()) {
+    const topo::LinkType &type = topology.linkTypes()[size_t(link.type)];
+    double bandwidth = link.bandwidth, latency = link.latency;
+    for (const LinkTypeOverride &o : options.linkOverrides) {
+      if (o.linkType != type.name)
+        continue;
+      if (o.bandwidth)
+        bandwidth *= *o.bandwidth / type.bandwidth;
+      if (o.latency)
+        latency = *o.latency;
+    }
+    machine.linkBandwidth.push_back(bandwidth * options.protocolEfficiency);
+    machine.linkLatency.push_back(latency);
+  }
+  machine.capacity = machine.linkBandwidth;
+  size_t firstMemory = machine.capacity.size();
+  for (int gpu = 0; gpu < topology.numGpus(); ++gpu)
+    machine.capacity.push_back(topology.gpuMemoryBandwidth(gpu));
+  for (int gpu : gpuOfRank) {
+    machine.device.push_back(topology.gpu(gpu));
+    machine.memoryResource.push_back(uint32_t(firstMemory + size_t(gpu)));
+  }
+  return machine;
+}
+
+std::string linkName(const topo::Topology &topology, const topo::Link &link) {
+  return topology.device(link.src).name + "->" + topology.device(link.dst).name;
+}
+
+} // namespace
+
+SimResult simulate(const sched::Program &program, int64_t inputElements,
+                   unsigned elementBytes, const topo::Topology &topology,
+                   const std::vector<int> &gpuOfRank,
+                   const SimOptions &options) {
+  SimResult result;
+  result.error = checkProgram(program);
+  if (result.error.empty())
+    result.error = checkArguments(program, inputElements, elementBytes,
+                                  topology, gpuOfRank, options);
+  if (!result.error.empty())
+    return result;
+
+  Machine machine = buildMachine(topology, gpuOfRank, options);
+  ProgramIndex index(program, inputElements, elementBytes);
+  size_t links = topology.links().size();
+  result.rankFinish.assign(size_t(program.numRanks), 0);
+  result.memoryBytes.assign(size_t(program.numRanks), 0);
+  result.linkBytes.assign(links, 0);
+  if (options.recordTimeline) {
+    TimelineRecord notRun;
+    notRun.start = notRun.end = -1;
+    result.timeline.assign(index.instructionCount(), notRun);
+  }
+  Engine(index, machine, options, result).run();
+
+  result.linkBandwidth = machine.linkBandwidth;
+  result.linkUtilization.assign(links, 0);
+  for (size_t l = 0; l < links; ++l)
+    if (result.totalTime > 0)
+      result.linkUtilization[l] =
+          result.linkBytes[l] / (machine.linkBandwidth[l] * result.totalTime);
+  if (options.recordLinkLoad)
+    for (const topo::Link &link : topology.links())
+      result.linkNames.push_back(linkName(topology, link));
+  return result;
+}
+
+} // namespace collc::sim
