@@ -79,6 +79,17 @@ LogicalResult verifyExpr(Operation *op, StringRef what, Attribute expr,
   return result;
 }
 
+/// " of 8 ranks" when the group size is known.
+std::string ofGroup(int64_t groupSize) {
+  return groupSize > 0 ? " of " + std::to_string(groupSize) + " ranks" : "";
+}
+
+/// Whether `value` is a rank of a group of `groupSize` ranks (any
+/// non-negative value when the size is unknown, 0).
+bool inGroup(int64_t value, int64_t groupSize) {
+  return value >= 0 && (groupSize <= 0 || value < groupSize);
+}
+
 std::optional<int64_t> getConstant(Attribute expr) {
   if (auto integer = dyn_cast_or_null<IntegerAttr>(expr))
     return integer.getInt();
@@ -184,11 +195,9 @@ LogicalResult ScheduleOp::verify() {
     std::optional<int64_t> value = getConstant(expr);
     if (!value)
       continue;
-    if (*value < 0 || (groupSize && *value >= *groupSize))
+    if (!inGroup(*value, groupSize.value_or(0)))
       return emitOpError() << name << " " << *value << " is outside the group"
-                           << (groupSize ? " of " + std::to_string(*groupSize) +
-                                               " ranks"
-                                         : std::string());
+                           << ofGroup(groupSize.value_or(0));
   }
   std::optional<int64_t> root = getConstant(getRootAttr());
   std::optional<int64_t> peer = getConstant(getPeerAttr());
@@ -248,12 +257,10 @@ LogicalResult ScheduleOp::verify() {
 
 LogicalResult RankOp::verify() {
   auto schedule = (*this)->getParentOfType<ScheduleOp>();
-  std::optional<int32_t> groupSize = schedule.getGroupSize();
-  if (getRank() < 0 || (groupSize && getRank() >= *groupSize))
+  int64_t groupSize = schedule.getGroupSize().value_or(0);
+  if (!inGroup(getRank(), groupSize))
     return emitOpError("rank ")
-           << getRank() << " is outside the group"
-           << (groupSize ? " of " + std::to_string(*groupSize) + " ranks"
-                         : std::string());
+           << getRank() << " is outside the group" << ofGroup(groupSize);
   llvm::SmallDenseSet<int32_t> ids;
   for (Operation &child : getBody().getOps()) {
     auto channel = dyn_cast<ChannelOp>(child);
@@ -353,7 +360,7 @@ static LogicalResult verifyInstruction(Operation *op) {
   auto schedule = op->getParentOfType<ScheduleOp>();
   if (!schedule)
     return success(); // the enclosing ops' parent checks report it
-  std::optional<int32_t> groupSize = schedule.getGroupSize();
+  int64_t groupSize = schedule.getGroupSize().value_or(0);
   std::optional<int32_t> rank = getExplicitRank(op);
 
   for (StringRef name :
@@ -370,11 +377,9 @@ static LogicalResult verifyInstruction(Operation *op) {
     if (!value)
       continue;
     if (name == "from" || name == "to") {
-      if (*value < 0 || (groupSize && *value >= *groupSize))
+      if (!inGroup(*value, groupSize))
         return op->emitOpError("peer ")
-               << *value << " is outside the group"
-               << (groupSize ? " of " + std::to_string(*groupSize) + " ranks"
-                             : std::string());
+               << *value << " is outside the group" << ofGroup(groupSize);
       if (rank && *value == *rank)
         return op->emitOpError("rank ")
                << *rank << (name == "to" ? " sends to" : " receives from")

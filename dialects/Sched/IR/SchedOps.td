@@ -68,8 +68,8 @@ def Sched_ScheduleOp : Sched_Op<"schedule", [Symbol, IsolatedFromAbove,
   let arguments = (ins SymbolNameAttr:$sym_name,
                        Sched_CollectiveKindAttr:$collective,
                        OptionalAttr<StrAttr>:$algorithm,
-                       OptionalAttr<I32Attr>:$group_size,
-                       OptionalAttr<I32Attr>:$chunks_per_part,
+                       OptionalAttr<SI32Attr>:$group_size,
+                       OptionalAttr<SI32Attr>:$chunks_per_part,
                        OptionalAttr<DictionaryAttr>:$params,
                        OptionalAttr<Sched_ExprAttr>:$root,
                        OptionalAttr<Sched_ExprAttr>:$peer,
@@ -112,7 +112,7 @@ def Sched_RankOp : Sched_Op<"rank", [HasParent<"ScheduleOp">, NoTerminator,
     }
     ```
   }];
-  let arguments = (ins I32Attr:$rank);
+  let arguments = (ins SI32Attr:$rank);
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = "$rank attr-dict-with-keyword custom<Body>($body)";
 }
@@ -133,7 +133,7 @@ def Sched_ChannelOp : Sched_Op<"channel", [ParentOneOf<["ScheduleOp",
     }
     ```
   }];
-  let arguments = (ins I32Attr:$id);
+  let arguments = (ins SI32Attr:$id);
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = "$id attr-dict-with-keyword custom<Body>($body)";
 }

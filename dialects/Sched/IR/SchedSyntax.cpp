@@ -50,7 +50,7 @@ ExprScope headerScope(DictionaryAttr params) {
 ParseResult parseExprIn(OpAsmParser &parser, const ExprScope &scope,
                         Attribute &result) {
   MLIRContext *context = parser.getContext();
-  int64_t value;
+  int64_t value = 0;
   OptionalParseResult integer = parser.parseOptionalInteger(value);
   if (integer.has_value()) {
     if (failed(*integer))
@@ -170,7 +170,7 @@ void printChunk(OpAsmPrinter &printer, Operation *op, BufferKindAttr buffer,
 ParseResult parseDependencies(OpAsmParser &parser, ArrayAttr &dependencies) {
   SmallVector<Attribute> list;
   auto parseOne = [&]() -> ParseResult {
-    uint32_t channel;
+    uint32_t channel = 0;
     Attribute index;
     if (parser.parseLParen() || parser.parseKeyword("channel") ||
         parser.parseInteger(channel) || parser.parseComma() ||

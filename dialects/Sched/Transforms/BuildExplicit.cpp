@@ -48,8 +48,8 @@ collc::sched::buildExplicitSchedule(OpBuilder &builder, Location loc,
                                          : name.str()),
       CollectiveKindAttr::get(context, toCollectiveKind(program.collective)),
       builder.getStringAttr(program.algorithm),
-      builder.getI32IntegerAttr(program.numRanks),
-      builder.getI32IntegerAttr(program.chunksPerPart), DictionaryAttr(),
+      builder.getSI32IntegerAttr(program.numRanks),
+      builder.getSI32IntegerAttr(program.chunksPerPart), DictionaryAttr(),
       rooted ? integer(program.root) : Attribute(),
       program.collective == Collective::SendRecv ? integer(program.peer)
                                                  : Attribute(),
@@ -66,12 +66,12 @@ collc::sched::buildExplicitSchedule(OpBuilder &builder, Location loc,
       continue;
     OpBuilder::InsertionGuard rankGuard(builder);
     auto rankOp =
-        builder.create<RankOp>(loc, builder.getI32IntegerAttr(rankId));
+        builder.create<RankOp>(loc, builder.getSI32IntegerAttr(rankId));
     builder.setInsertionPointToEnd(&rankOp.getBody().emplaceBlock());
     for (auto [channelId, channel] : llvm::enumerate(rank.channels)) {
       OpBuilder::InsertionGuard channelGuard(builder);
       auto channelOp =
-          builder.create<ChannelOp>(loc, builder.getI32IntegerAttr(channelId));
+          builder.create<ChannelOp>(loc, builder.getSI32IntegerAttr(channelId));
       builder.setInsertionPointToEnd(&channelOp.getBody().emplaceBlock());
       for (const Instruction &in : channel.instructions) {
         uint32_t chunks =

@@ -373,6 +373,14 @@ sched.schedule @rank8 collective = all_gather group_size = 8 {
 
 // -----
 
+sched.schedule @rank_negative collective = all_gather group_size = 8 {
+  // expected-error @+1 {{rank -1 is outside the group of 8 ranks}}
+  sched.rank -1 {
+  }
+}
+
+// -----
+
 sched.schedule @rank_body collective = all_gather group_size = 2 {
   // expected-error @+1 {{may only hold sched.channel ops; found 'sched.send'}}
   sched.rank 0 {
@@ -403,6 +411,14 @@ sched.rank 1 {
 sched.schedule @channel_id collective = all_gather {
   // expected-error @+1 {{channel id 256 is outside [0, 256)}}
   sched.channel 256 {
+  }
+}
+
+// -----
+
+sched.schedule @channel_negative collective = all_gather {
+  // expected-error @+1 {{channel id -1 is outside [0, 256)}}
+  sched.channel -1 {
   }
 }
 
