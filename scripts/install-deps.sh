@@ -6,7 +6,7 @@ set -euo pipefail
 packages=(
   cmake ninja-build g++ python3 ccache git
   llvm-19-dev llvm-19-tools libmlir-19-dev mlir-19-tools
-  nlohmann-json3-dev libgtest-dev clang-format-19
+  nlohmann-json3-dev libgtest-dev clang-format-19 python3-jsonschema
   libibverbs-dev openmpi-bin libopenmpi-dev
 )
 
