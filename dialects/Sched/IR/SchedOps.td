@@ -22,6 +22,15 @@ def Sched_ScheduleOp : Sched_Op<"schedule", [Symbol, IsolatedFromAbove,
     NoTerminator, SingleBlock, NoRegionArguments]> {
   let summary = "a schedule for one collective, parametric or explicit";
   let description = [{
+    ```
+    sched.schedule @name collective = C
+        (algorithm = "...")? (group_size = N)? (chunks_per_part = K)?
+        (attributes {...})? (params = {name = int, ...})?
+        (root = EXPR)? (peer = EXPR)? (scratch = EXPR)?
+        (send_counts = array<i64: ...>)? (description = "...")?
+        { body }
+    ```
+
     A named schedule implementing `collective`. Its body holds either
     `sched.channel` ops (the rank-parametric form: every rank runs them,
     with `r` bound to its rank) or `sched.rank` ops (the explicit form: one

@@ -1,0 +1,67 @@
+// The examples of docs/sched-guide.md.
+// RUN: sched-test-opt %s | sched-test-opt | FileCheck %s --check-prefix=IR
+// RUN: sched-test-opt %s --sched-expand-check="group-size=3 schedule=ring_all_gather" -o /dev/null | FileCheck %s --check-prefix=RING
+// RUN: sched-test-opt %s --sched-expand-check="schedule=pairwise_exchange" -o /dev/null | FileCheck %s --check-prefix=PAIR
+
+// Every whole schedule in the guide and the generated reference parses and
+// verifies, so the docs cannot drift from the dialect.
+// RUN: %python %S/Inputs/extract_mlir_blocks.py %collc_src/docs/sched-guide.md | sched-test-opt | FileCheck %s --check-prefix=GUIDE
+// RUN: %python %S/Inputs/extract_mlir_blocks.py %collc_src/docs/sched-dialect.md | sched-test-opt | FileCheck %s --check-prefix=REFERENCE
+// GUIDE: sched.schedule @ring_all_gather
+// GUIDE: sched.schedule @pairwise_exchange
+// REFERENCE: sched.schedule @ring_all_gather
+// REFERENCE: sched.schedule @pairwise
+
+// IR-LABEL: sched.schedule @ring_all_gather collective = all_gather algorithm = "ring" {
+// IR:         sched.recv_copy_send from "(r - 1) mod n" to "(r + 1) mod n" dst = output["((r - s) mod n) * k"] count = k step = s
+// IR-LABEL: sched.schedule @pairwise_exchange collective = all_to_all algorithm = "pairwise" group_size = 2 chunks_per_part = 1 {
+
+// RING:      rank 1: 1 channel, 4 instructions
+// RING-NEXT:   channel 0: 4 instructions
+// RING-NEXT:     0: copy src = input[0] dst = output[1]
+// RING-NEXT:     1: send to 2 src = output[1]
+// RING-NEXT:     2: recv_copy_send from 0 to 2 dst = output[0] step = 1
+// RING-NEXT:     3: recv from 0 dst = output[2] step = 2
+
+// PAIR:      schedule @pairwise_exchange: all_to_all "pairwise": n = 2, k = 1, buffers input 2 output 2 scratch 0, 6 instructions
+// PAIR-NEXT: rank 0: 1 channel, 3 instructions
+// PAIR-NEXT:   channel 0: 3 instructions
+// PAIR-NEXT:     0: copy src = input[0] dst = output[0]
+// PAIR-NEXT:     1: send to 1 src = input[1]
+// PAIR-NEXT:     2: recv from 1 dst = output[1]
+// PAIR-NEXT: rank 1: 1 channel, 3 instructions
+// PAIR-NEXT:   channel 0: 3 instructions
+// PAIR-NEXT:     0: copy src = input[1] dst = output[1]
+// PAIR-NEXT:     1: send to 0 src = input[0]
+// PAIR-NEXT:     2: recv from 0 dst = output[0]
+
+sched.schedule @ring_all_gather collective = all_gather algorithm = "ring" {
+  sched.channel 0 {
+    sched.copy src = input[0] dst = output["r * k"] count = k
+    sched.send to "(r + 1) mod n" src = output["r * k"] count = k
+    sched.for s = 1 to "n - 1" {
+      sched.recv_copy_send from "(r - 1) mod n" to "(r + 1) mod n"
+          dst = output["((r - s) mod n) * k"] count = k step = s
+    }
+    sched.recv from "(r - 1) mod n" dst = output["((r + 1) mod n) * k"]
+        count = k step = "n - 1"
+  }
+}
+
+sched.schedule @pairwise_exchange collective = all_to_all algorithm = "pairwise"
+    group_size = 2 chunks_per_part = 1 {
+  sched.rank 0 {
+    sched.channel 0 {
+      sched.copy src = input[0] dst = output[0]
+      sched.send to 1 src = input[1]
+      sched.recv from 1 dst = output[1]
+    }
+  }
+  sched.rank 1 {
+    sched.channel 0 {
+      sched.copy src = input[1] dst = output[1]
+      sched.send to 0 src = input[0]
+      sched.recv from 0 dst = output[0]
+    }
+  }
+}
