@@ -60,9 +60,8 @@ LogicalResult checkMeshesFitTopology(ModuleOp module,
       ranks *= extent;
     if (ranks != static_cast<int64_t>(topology.numGpus())) {
       mesh.emitError("mesh @")
-          << mesh.getSymName() << " has " << ranks
-          << " ranks but topology '" << topologyName << "' has "
-          << topology.numGpus()
+          << mesh.getSymName() << " has " << ranks << " ranks but topology '"
+          << topologyName << "' has " << topology.numGpus()
           << " GPUs; collc places rank r on GPU r, so they must be equal";
       ok = false;
     }

@@ -92,11 +92,12 @@ ProgramSummary summarizeProgram(ModuleOp module,
     }
     // Ops of other dialects that compute on tensors (linalg, arith) are
     // compute too; their cost is derived in a later stage.
-    StringRef dialect = op->getDialect() ? op->getDialect()->getNamespace() : "";
+    StringRef dialect =
+        op->getDialect() ? op->getDialect()->getNamespace() : "";
     if ((dialect == "linalg" || dialect == "arith") && op->getNumResults() &&
         !op->hasTrait<OpTrait::ConstantLike>() &&
-        !op->getParentOfType<coll::ComputeOp>() &&
-        op->getParentOp() && isa<func::FuncOp>(op->getParentOp())) {
+        !op->getParentOfType<coll::ComputeOp>() && op->getParentOp() &&
+        isa<func::FuncOp>(op->getParentOp())) {
       ComputeInfo info;
       info.function = enclosingFunction(op);
       info.location = formatLocation(op->getLoc());
@@ -165,9 +166,10 @@ void printProgramSummary(const ProgramSummary &summary, raw_ostream &os) {
       std::string axes = llvm::join(c.axes, ",");
       std::string bytes = c.bytesPerRank < 0 ? std::string("at run time")
                                              : formatBytes(c.bytesPerRank);
-      os << llvm::formatv("  {0,-3} {1,-22} {2,-15} {3,5}  {4,-9} {5,12}  {6}\n",
-                          index++, c.location, c.op, c.groupSize,
-                          axes.empty() ? "-" : axes, bytes, describeSpan(c));
+      os << llvm::formatv(
+          "  {0,-3} {1,-22} {2,-15} {3,5}  {4,-9} {5,12}  {6}\n", index++,
+          c.location, c.op, c.groupSize, axes.empty() ? "-" : axes, bytes,
+          describeSpan(c));
     }
     if (index == 1)
       os << "      (no collectives)\n";
@@ -179,11 +181,11 @@ void printProgramSummary(const ProgramSummary &summary, raw_ostream &os) {
         os << llvm::formatv("  {0,-3} {1,-22} {2,-17} {3}\n", "", "location",
                             "compute", "cost");
       header = true;
-      std::string cost =
-          c.flops < 0 ? std::string("derived in a later stage")
-                      : formatFlops(c.flops) + ", " +
-                            formatBytes(static_cast<int64_t>(c.bytes)) +
-                            " moved";
+      std::string cost = c.flops < 0
+                             ? std::string("derived in a later stage")
+                             : formatFlops(c.flops) + ", " +
+                                   formatBytes(static_cast<int64_t>(c.bytes)) +
+                                   " moved";
       os << llvm::formatv("  {0,-3} {1,-22} {2,-17} {3}\n", "", c.location,
                           c.name, cost);
     }

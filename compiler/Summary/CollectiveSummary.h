@@ -21,15 +21,15 @@ class Topology;
 
 /// One collective of the program, as collc reports it.
 struct CollectiveInfo {
-  std::string function;   ///< the enclosing func.func
-  std::string location;   ///< file:line:col of the op
-  std::string op;         ///< e.g. "all_reduce"
-  std::string mesh;       ///< the mesh symbol
+  std::string function;          ///< the enclosing func.func
+  std::string location;          ///< file:line:col of the op
+  std::string op;                ///< e.g. "all_reduce"
+  std::string mesh;              ///< the mesh symbol
   std::vector<std::string> axes; ///< the mesh axes of the group
   int64_t groupSize = 0;
   int64_t bytesPerRank = 0; ///< negative: known only at run time
-  int64_t nodesSpanned = 0;   ///< nodes holding the group of rank 0
-  int64_t ranksPerNode = 0;   ///< group members on each of those nodes
+  int64_t nodesSpanned = 0; ///< nodes holding the group of rank 0
+  int64_t ranksPerNode = 0; ///< group members on each of those nodes
 };
 
 /// One compute op of the program.

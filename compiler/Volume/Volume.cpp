@@ -36,8 +36,7 @@ VolumeReport computeVolumes(const sched::Program &program,
     report.linkBytes.assign(topology->links().size(), 0);
   }
   for (int32_t rank = 0; rank < program.numRanks; ++rank) {
-    for (const sched::ChannelProgram &channel :
-         program.ranks[rank].channels) {
+    for (const sched::ChannelProgram &channel : program.ranks[rank].channels) {
       for (const sched::Instruction &inst : channel.instructions) {
         if (!sched::opcodeSends(inst.opcode) || inst.sendPeer < 0 ||
             inst.sendPeer >= program.numRanks)

@@ -56,15 +56,15 @@ static cl::opt<bool> dumpTopology(
     cl::cat(collcCategory));
 
 enum class EmitKind { Summary, Mlir };
-static cl::opt<EmitKind> emitKind(
-    "emit", cl::desc("What to write"), cl::init(EmitKind::Summary),
-    cl::values(clEnumValN(EmitKind::Summary, "summary",
-                          "the collectives and compute of the program "
-                          "(default)"),
-               clEnumValN(EmitKind::Mlir, "mlir",
-                          "the verified module with the coll.topology "
-                          "attribute attached")),
-    cl::cat(collcCategory));
+static cl::opt<EmitKind>
+    emitKind("emit", cl::desc("What to write"), cl::init(EmitKind::Summary),
+             cl::values(clEnumValN(EmitKind::Summary, "summary",
+                                   "the collectives and compute of the program "
+                                   "(default)"),
+                        clEnumValN(EmitKind::Mlir, "mlir",
+                                   "the verified module with the coll.topology "
+                                   "attribute attached")),
+             cl::cat(collcCategory));
 
 static cl::opt<std::string>
     outputFilename("o", cl::desc("Write the output to FILE (default: stdout)"),
@@ -175,7 +175,8 @@ static int run() {
   if (!parsed) {
     llvm::errs() << "collc: error: the MLIR parser failed while reading '"
                  << inputFilename
-                 << "' (a bug in an upstream op parser); the error reported above, if any, is what to fix\n";
+                 << "' (a bug in an upstream op parser); the error reported "
+                    "above, if any, is what to fix\n";
     // The context may be in any state after the parser's crash.
     std::_Exit(1);
   }
@@ -208,8 +209,7 @@ static int run() {
        << " GPUs: " << topology->numNodes() << " node"
        << (topology->numNodes() == 1 ? "" : "s") << " x "
        << topology->gpusPerNode() << ")\n";
-    collc::printProgramSummary(collc::summarizeProgram(*module, *topology),
-                               os);
+    collc::printProgramSummary(collc::summarizeProgram(*module, *topology), os);
     printStages(os);
   }
   os.flush();

@@ -129,9 +129,9 @@ struct BufferShape {
   uint32_t outputChunks = 0;
   uint32_t scratchChunks = 0;
   uint32_t chunks(Buffer b) const {
-    return b == Buffer::Input ? inputChunks
-                              : b == Buffer::Output ? outputChunks
-                                                    : scratchChunks;
+    return b == Buffer::Input    ? inputChunks
+           : b == Buffer::Output ? outputChunks
+                                 : scratchChunks;
   }
 };
 
