@@ -40,7 +40,10 @@ def Sched_Dialect : Dialect {
     `k`, `s`, `gpus_per_node`) or a quoted expression over the names in
     scope with `+`, `-`, `*`, `mod`, `floordiv` and `ceildiv`
     (`"(r + s) mod n"`); `mod` is the non-negative remainder. Guards are
-    quoted conjunctions of comparisons (`"r mod 2 == 0, r + 1 < n"`).
+    quoted conjunctions of comparisons (`"r mod 2 == 0, r + 1 < n"`). A map
+    written positionally (`affine_map<(d0)[s0, s1] -> (d0 + 1)>`,
+    `#sched.map<...>`, an alias) or an `affine_set<...>` is accepted too;
+    expressions always print with names.
     Expressions are stored as `i64` integer attributes when constant and
     otherwise as single-result affine maps with exactly those dims and
     symbols (guards as integer sets). Products of two non-symbolic operands

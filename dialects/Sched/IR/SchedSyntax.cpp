@@ -59,13 +59,38 @@ ParseResult parseExprIn(OpAsmParser &parser, const ExprScope &scope,
     return success();
   }
   SMLoc loc = parser.getCurrentLocation();
+  // A map written positionally: affine_map<(d0)[s0, s1] -> (d0 + 1)>.
+  if (succeeded(parser.parseOptionalKeyword("affine_map"))) {
+    AffineMap map;
+    if (parser.parseLess() || parser.parseAffineMap(map) ||
+        parser.parseGreater())
+      return failure();
+    result = map.isSingleConstant()
+                 ? Attribute(IntegerAttr::get(IntegerType::get(context, 64),
+                                              map.getSingleConstantResult()))
+                 : Attribute(AffineMapAttr::get(map));
+    return success();
+  }
   std::string text;
   StringRef name;
   bool quoted = succeeded(parser.parseOptionalString(&text));
   if (!quoted) {
-    if (failed(parser.parseOptionalKeyword(&name)))
-      return parser.emitError(loc, "expected an integer, a name or a quoted "
-                                   "expression");
+    if (failed(parser.parseOptionalKeyword(&name))) {
+      // An attribute alias (#map) or a #sched.map.
+      Attribute attr;
+      OptionalParseResult parsed = parser.parseOptionalAttribute(attr);
+      if (parsed.has_value()) {
+        if (failed(*parsed))
+          return failure();
+        if (!isa<IntegerAttr, AffineMapAttr, MapAttr>(attr))
+          return parser.emitError(loc, "expected an integer or a map, got ")
+                 << attr;
+        result = attr;
+        return success();
+      }
+      return parser.emitError(loc, "expected an integer, a name, a quoted "
+                                   "expression or a map");
+    }
     text = name.str();
   }
   ExprSyntaxError error;
@@ -358,6 +383,15 @@ void printLoopBody(OpAsmPrinter &printer, Operation *, StringAttr,
 /// A quoted conjunction of comparisons: "2 * r + 1 < n, r >= 1".
 ParseResult parseCondition(OpAsmParser &parser, Attribute &condition) {
   SMLoc loc = parser.getCurrentLocation();
+  // A set written positionally: affine_set<(d0)[s0, s1] : (d0 - 1 >= 0)>.
+  if (succeeded(parser.parseOptionalKeyword("affine_set"))) {
+    IntegerSet set;
+    if (parser.parseLess() || parser.parseIntegerSet(set) ||
+        parser.parseGreater())
+      return failure();
+    condition = IntegerSetAttr::get(set);
+    return success();
+  }
   std::string text;
   if (parser.parseString(&text))
     return failure();

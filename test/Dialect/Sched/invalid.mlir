@@ -107,8 +107,17 @@ sched.schedule @huge collective = all_gather {
 
 sched.schedule @not_an_expression collective = all_gather {
   sched.channel 0 {
-    // expected-error @+1 {{expected an integer, a name or a quoted expression}}
+    // expected-error @+1 {{expected an integer or a map, got [1]}}
     sched.send to [1] src = input[0]
+  }
+}
+
+// -----
+
+sched.schedule @not_an_expression collective = all_gather {
+  sched.channel 0 {
+    // expected-error @+1 {{expected an integer, a name, a quoted expression or a map}}
+    sched.send to = src = input[0]
   }
 }
 

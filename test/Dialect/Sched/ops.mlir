@@ -94,6 +94,9 @@ sched.schedule @binary_tree_broadcast collective = broadcast
 // CHECK:         sched.for d = 1 to n step * 2 {
 // CHECK-NEXT:      sched.send to "r + d - (((r mod (d * 2)) floordiv d) * 2) * d" src = output["(r floordiv d) * d"] count = d step = d
 // CHECK-NEXT:      sched.recv from "r + d - (((r mod (d * 2)) floordiv d) * 2) * d" dst = output["((r floordiv d) * d + d) mod (d * 2) + ((r floordiv (d * 2)) * 2) * d"] count = d step = d
+// CHECK-NEXT:      sched.if "r mod (d * 2) >= d" {
+// CHECK-NEXT:        sched.copy src = output[0] dst = output[0] step = d
+// CHECK-NEXT:      }
 sched.schedule @recursive_doubling_all_gather collective = all_gather
     algorithm = "recursive_doubling" chunks_per_part = 1 {
   sched.channel 0 {
@@ -104,6 +107,9 @@ sched.schedule @recursive_doubling_all_gather collective = all_gather
       sched.recv from "r + d - 2 * (r mod (2 * d) floordiv d) * d"
           dst = output["(r floordiv d * d + d) mod (2 * d) + r floordiv (2 * d) * 2 * d"]
           count = d step = d
+      sched.if "r mod (2 * d) >= d" {
+        sched.copy src = output[0] dst = output[0] step = d
+      }
     }
   }
 }
@@ -215,6 +221,25 @@ sched.schedule @v collective = all_to_all_v group_size = 2
     send_counts = array<i64: 1, 2, 3, 4> {
   sched.channel 0 {
     sched.copy src = input[r] dst = output[r]
+  }
+}
+
+// Maps and sets may be written positionally, as attributes or aliases.
+// CHECK-LABEL: sched.schedule @positional collective = all_gather {
+// CHECK-NEXT:    sched.channel 0 {
+// CHECK-NEXT:      sched.send to "(r + 1) mod n" src = input[0] count = 2
+// CHECK-NEXT:      sched.recv from "(r - 1) mod n" dst = output[r]
+// CHECK-NEXT:      sched.if "r >= 1" {
+// CHECK-NEXT:        sched.copy src = input[0] dst = output[r]
+#left = affine_map<(d0)[s0, s1] -> ((d0 - 1) mod s0)>
+sched.schedule @positional collective = all_gather {
+  sched.channel 0 {
+    sched.send to affine_map<(d0)[s0, s1] -> ((d0 + 1) mod s0)> src = input[0]
+        count = affine_map<(d0)[s0, s1] -> (2)>
+    sched.recv from #left dst = output[#sched.map<(d0)[s0, s1] -> "d0">]
+    sched.if affine_set<(d0)[s0, s1] : (d0 - 1 >= 0)> {
+      sched.copy src = input[0] dst = output[#sched.map<(d0)[s0, s1] -> "d0 * 1">]
+    }
   }
 }
 
