@@ -45,7 +45,7 @@ double memoryFactor(Opcode op) {
 Engine::Engine(const ProgramIndex &index, const Machine &machine,
                const SimOptions &options, SimResult &result)
     : index_(index), machine_(machine), options_(options), result_(result),
-      routes_(*machine.topology),
+      routes_(*machine.topology, machine.device, machine.linkLatency),
       network_(machine.capacity, 2 * index.streamCount()),
       streams_(index.streamCount()), pc_(streams_, 0), running_(streams_, 0),
       queued_(streams_, 0), pending_(streams_, 0), start_(streams_, 0),
@@ -169,20 +169,13 @@ void Engine::beginTransfers(uint32_t s, double now) {
   }
   if (sched::opcodeSends(in.opcode)) {
     ++result_.transfers;
-    topo::DeviceId from = machine_.device[rank];
-    topo::DeviceId to = machine_.device[size_t(in.sendPeer)];
-    const std::vector<topo::LinkId> &path = routes_.path(from, to);
-    double latency = 0;
-    route_.clear();
-    for (topo::LinkId link : path) {
-      latency += machine_.linkLatency[size_t(link)];
-      route_.push_back(uint32_t(link));
-      result_.linkBytes[size_t(link)] += double(bytes);
-    }
+    RouteCache::Route route = routes_.route(rank, uint32_t(in.sendPeer));
+    for (uint32_t hop = 0; hop < route.count; ++hop)
+      result_.linkBytes[route.links[hop]] += double(bytes);
+    double latency = route.latency;
     routeLatency_[s] = latency;
-    if (!route_.empty() && bytes > 0) {
-      network_.start(s, route_.data(), uint32_t(route_.size()), double(bytes),
-                     now);
+    if (route.count && bytes > 0) {
+      network_.start(s, route.links, route.count, double(bytes), now);
       ++pending;
     } else if (latency > 0) {
       push(now + latency, EventKind::Delivered, s);

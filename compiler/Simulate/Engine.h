@@ -11,9 +11,9 @@
 #ifndef COLLC_COMPILER_SIMULATE_ENGINE_H
 #define COLLC_COMPILER_SIMULATE_ENGINE_H
 
-#include "compiler/Routing/Routes.h"
 #include "compiler/Simulate/FlowNetwork.h"
 #include "compiler/Simulate/ProgramIndex.h"
+#include "compiler/Simulate/RouteCache.h"
 #include "compiler/Simulate/Simulator.h"
 
 #include <queue>
@@ -84,7 +84,7 @@ private:
   const Machine &machine_;
   const SimOptions &options_;
   SimResult &result_;
-  Routes routes_;
+  RouteCache routes_;
   FlowNetwork network_;
   uint32_t streams_;
 
@@ -102,7 +102,6 @@ private:
 
   std::vector<uint32_t> ready_;
   std::priority_queue<Event, std::vector<Event>, Later> events_;
-  std::vector<uint32_t> route_;
 };
 
 } // namespace collc::sim

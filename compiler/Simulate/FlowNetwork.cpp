@@ -3,8 +3,9 @@
 // Max-min fairness by progressive filling: raise the rates of all unfrozen
 // flows together; the resource whose fair share (capacity left / unfrozen
 // flows) is smallest saturates first and freezes its flows at that share;
-// repeat. A min-heap of shares with lazy deletion makes one computation
-// O(F h log R) for F flows of h hops over R resources.
+// repeat. The first levels are found by scanning (O(R) each, fast when there
+// are few distinct rates); after kScanLevels a min-heap of shares with lazy
+// deletion takes over, O(F h log R) for F flows of h hops over R resources.
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/Simulate/FlowNetwork.h"
@@ -99,22 +100,75 @@ void FlowNetwork::collectComponent() {
   }
 }
 
+double FlowNetwork::share(uint32_t id) const {
+  const Resource &r = resources_[id];
+  return std::max(r.left, 0.0) / r.unfrozen;
+}
+
+void FlowNetwork::freeze(uint32_t id, double rate) {
+  Resource &r = resources_[id];
+  r.unfrozen = 0;
+  for (const Member &m : r.members) {
+    if (newRate_[m.flow] >= 0)
+      continue;
+    newRate_[m.flow] = rate;
+    for (uint32_t other : flows_[m.flow].resources) {
+      Resource &o = resources_[other];
+      if (o.unfrozen == 0)
+        continue;
+      o.left -= rate;
+      --o.unfrozen;
+      if (!o.touched) {
+        o.touched = true;
+        touched_.push_back(other);
+      }
+    }
+  }
+}
+
 void FlowNetwork::fill() {
-  auto push = [&](uint32_t id) {
-    Resource &r = resources_[id];
-    heap_.push_back({std::max(r.left, 0.0) / r.unfrozen, id, ++r.stamp});
-    std::push_heap(heap_.begin(), heap_.end(), std::greater<Share>());
-  };
-  heap_.clear();
   for (uint32_t f : componentFlows_)
     newRate_[f] = -1; // unfrozen
+  active_.clear();
   for (uint32_t id : componentResources_) {
     Resource &r = resources_[id];
     r.left = r.capacity;
     r.unfrozen = uint32_t(r.members.size());
     if (r.unfrozen)
-      push(id);
+      active_.push_back(id);
   }
+  // Symmetric schedules have few distinct rates: scan for the least share
+  // and freeze every resource at it, level by level. Shares only rise as
+  // flows freeze, so a resource tied at the least share stays there.
+  for (int level = 0; !active_.empty(); ++level) {
+    if (level == kScanLevels)
+      return fillByHeap();
+    double least = std::numeric_limits<double>::infinity();
+    for (uint32_t id : active_)
+      least = std::min(least, share(id));
+    double limit = least * (1 + 1e-12);
+    touched_.clear();
+    for (uint32_t id : active_)
+      if (resources_[id].unfrozen && share(id) <= limit)
+        freeze(id, share(id));
+    for (uint32_t id : touched_)
+      resources_[id].touched = false;
+    size_t kept = 0;
+    for (uint32_t id : active_)
+      if (resources_[id].unfrozen)
+        active_[kept++] = id;
+    active_.resize(kept);
+  }
+}
+
+void FlowNetwork::fillByHeap() {
+  auto push = [&](uint32_t id) {
+    heap_.push_back({share(id), id, ++resources_[id].stamp});
+    std::push_heap(heap_.begin(), heap_.end(), std::greater<Share>());
+  };
+  heap_.clear();
+  for (uint32_t id : active_)
+    push(id);
   while (!heap_.empty()) {
     Share top = heap_.front();
     std::pop_heap(heap_.begin(), heap_.end(), std::greater<Share>());
@@ -122,19 +176,14 @@ void FlowNetwork::fill() {
     Resource &r = resources_[top.resource];
     if (top.stamp != r.stamp || r.unfrozen == 0)
       continue;
-    r.unfrozen = 0;
-    for (const Member &m : r.members) {
-      if (newRate_[m.flow] >= 0)
-        continue;
-      newRate_[m.flow] = top.share;
-      for (uint32_t id : flows_[m.flow].resources) {
-        Resource &other = resources_[id];
-        if (id == top.resource || other.unfrozen == 0)
-          continue;
-        other.left -= top.share;
-        if (--other.unfrozen)
-          push(id);
-      }
+    // Its flows' other resources get one new share each, after all of them
+    // are frozen.
+    touched_.clear();
+    freeze(top.resource, top.share);
+    for (uint32_t id : touched_) {
+      resources_[id].touched = false;
+      if (resources_[id].unfrozen)
+        push(id);
     }
   }
 }

@@ -76,6 +76,7 @@ private:
     double left = 0;
     uint32_t unfrozen = 0;
     uint32_t stamp = 0;
+    bool touched = false;
   };
   struct Share {
     double share;
@@ -89,6 +90,16 @@ private:
   void collectComponent();
   /// Sets newRate_ of every flow of the component.
   void fill();
+  /// fill() for the resources left in active_, by a heap.
+  void fillByHeap();
+  /// The fair share of an unfrozen resource.
+  double share(uint32_t resource) const;
+  /// Freezes the unfrozen flows of a resource at `rate`, charging their
+  /// other resources (listed in touched_).
+  void freeze(uint32_t resource, double rate);
+
+  /// Levels of progressive filling found by scanning before the heap.
+  static constexpr int kScanLevels = 8;
 
   std::vector<Flow> flows_;
   std::vector<Resource> resources_;
@@ -98,6 +109,8 @@ private:
   std::vector<uint32_t> componentResources_;
   std::vector<double> newRate_; ///< per flow slot
   std::vector<Share> heap_;
+  std::vector<uint32_t> touched_;
+  std::vector<uint32_t> active_; ///< resources with unfrozen flows
   std::vector<uint32_t> changedFlows_;
   std::vector<uint32_t> changedResources_;
 };

@@ -1,0 +1,67 @@
+//===- DgxTest.cpp - the bundled 8-node DGX H100 topology -----------------===//
+//
+// A 64-rank ring all-reduce on dgx8x8. The ring's 8 node crossings each have
+// a 50 GB/s NIC to themselves; every step waits for the slowest hop, so the
+// run takes 2(N-1) steps of a crossing: 2(N-1) * (alpha_net + M/(N B_net)),
+// which for large M is the bandwidth term 2(N-1)/N * M / B_net.
+//
+//===----------------------------------------------------------------------===//
+#include "SimTestUtil.h"
+
+#include "compiler/Routing/Routes.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdio>
+
+using namespace collc;
+using namespace collc::sim;
+using namespace collc::sim::testing;
+
+namespace {
+
+TEST(DgxTest, RingAllReduce64RanksNearBandwidthTerm) {
+  auto topology = loadBundled("dgx8x8");
+  ASSERT_TRUE(topology);
+  const int n = 64;
+  Program program = ringAllReduce(n);
+  const int64_t elements = int64_t(1) << 28; // 1 GiB of floats
+  const double m = double(elements) * 4, segment = m / n;
+  SimOptions options;
+  options.recordTimeline = false;
+
+  SimResult result =
+      simulate(program, elements, 4, *topology, identity(n), options);
+  ASSERT_TRUE(result.ok()) << result.error;
+
+  // The slowest hop: node0/gpu7 -> node1/gpu0.
+  Routes routes(*topology);
+  double latency = 0, bottleneck = 1e300;
+  for (topo::LinkId link : routes.path(topology->gpu(7), topology->gpu(8))) {
+    latency += topology->link(link).latency;
+    bottleneck = std::min(bottleneck, topology->link(link).bandwidth);
+  }
+  EXPECT_DOUBLE_EQ(bottleneck, 50e9);
+  double bandwidthTerm = 2.0 * (n - 1) / n * m / bottleneck;
+  double alpha = latency + SimOptions().fixedCost;
+  double closedForm = 2 * (n - 1) * (alpha + segment / bottleneck) +
+                      SimOptions().fixedCost +
+                      2 * segment / topology->gpuMemoryBandwidth(0);
+  std::printf("dgx8x8 ring all-reduce, 64 ranks, 1 GiB: simulated %.4f ms, "
+              "closed form %.4f ms, 2(N-1)/N*M/B %.4f ms (+%.2f%%); "
+              "crossing latency %.2f us\n",
+              result.totalTime * 1e3, closedForm * 1e3, bandwidthTerm * 1e3,
+              (result.totalTime / bandwidthTerm - 1) * 100, latency * 1e6);
+  EXPECT_NEAR(result.totalTime, closedForm, 0.01 * closedForm);
+  EXPECT_NEAR(result.totalTime, bandwidthTerm, 0.05 * bandwidthTerm);
+  EXPECT_GT(result.totalTime, bandwidthTerm);
+
+  // The NIC ports of the crossings are the busiest links, near saturation.
+  double busiest = *std::max_element(result.linkUtilization.begin(),
+                                     result.linkUtilization.end());
+  EXPECT_GT(busiest, 0.95);
+  EXPECT_LE(busiest, 1.0 + 1e-9);
+}
+
+} // namespace
