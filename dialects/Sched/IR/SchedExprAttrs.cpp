@@ -93,7 +93,10 @@ void printExprAttr(raw_ostream &os, Attribute expr, const ExprScope &scope) {
   std::string text;
   llvm::raw_string_ostream stream(text);
   printAffineExprText(stream, affine, scope);
-  if (isPlainIdentifier(text))
+  // Bare words the custom parser reads as something else stay quoted.
+  bool bareOk = isPlainIdentifier(text) &&
+                !llvm::is_contained({"true", "false", "affine_map"}, text);
+  if (bareOk)
     os << text;
   else
     os << '"' << text << '"';

@@ -243,6 +243,15 @@ sched.schedule @positional collective = all_gather {
   }
 }
 
+// Names that would read as something else bare print quoted.
+// CHECK-LABEL: sched.schedule @odd_names collective = all_reduce params = {affine_map = 2, true = 3} {
+// CHECK:         sched.copy src = input[0] dst = output[0] count = "true" step = "affine_map"
+sched.schedule @odd_names collective = all_reduce params = {true = 3, affine_map = 2} {
+  sched.channel 0 {
+    sched.copy src = input[0] dst = output[0] count = "true" step = "affine_map"
+  }
+}
+
 // Attributes of a schedule and an empty body.
 // CHECK-LABEL: sched.schedule @empty collective = reduce_scatter attributes {owner = "me"} {
 sched.schedule @empty collective = reduce_scatter attributes {owner = "me"} {
