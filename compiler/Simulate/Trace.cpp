@@ -79,6 +79,8 @@ void writeLinkCounters(const SimResult &result, int pid,
       result.linkNames.size() != result.linkBytes.size())
     return;
   std::vector<size_t> links = busiestLinks(result, options.counterLinks);
+  if (links.empty())
+    return;
   std::vector<bool> shown(result.linkBytes.size(), false);
   for (size_t l : links)
     shown[l] = true;
