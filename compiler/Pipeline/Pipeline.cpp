@@ -4,6 +4,7 @@
 #include "compiler/Topology/Topology.h"
 #include "dialects/Coll/IR/CollOps.h"
 #include "dialects/Coll/Transforms/Passes.h"
+#include "dialects/Sched/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -20,10 +21,12 @@ namespace collc {
 void registerCollcDialects(DialectRegistry &registry) {
   registry.insert<coll::CollDialect, func::FuncDialect, arith::ArithDialect,
                   tensor::TensorDialect, linalg::LinalgDialect>();
+  sched::registerSchedDialect(registry);
 }
 
 void registerCollcPasses() {
   coll::registerCollPasses();
+  sched::registerSchedPasses();
   registerCollcPipelines();
 }
 

@@ -1,12 +1,12 @@
 // The examples of docs/sched-guide.md.
-// RUN: sched-test-opt %s | sched-test-opt | FileCheck %s --check-prefix=IR
-// RUN: sched-test-opt %s --sched-expand-check="group-size=3 schedule=ring_all_gather" -o /dev/null | FileCheck %s --check-prefix=RING
-// RUN: sched-test-opt %s --sched-expand-check="schedule=pairwise_exchange" -o /dev/null | FileCheck %s --check-prefix=PAIR
+// RUN: collc-opt %s | collc-opt | FileCheck %s --check-prefix=IR
+// RUN: collc-opt %s --sched-expand-check="group-size=3 schedule=ring_all_gather" -o /dev/null | FileCheck %s --check-prefix=RING
+// RUN: collc-opt %s --sched-expand-check="schedule=pairwise_exchange" -o /dev/null | FileCheck %s --check-prefix=PAIR
 
 // Every whole schedule in the guide and the generated reference parses and
 // verifies, so the docs cannot drift from the dialect.
-// RUN: %python %S/Inputs/extract_mlir_blocks.py %collc_src/docs/sched-guide.md | sched-test-opt | FileCheck %s --check-prefix=GUIDE
-// RUN: %python %S/Inputs/extract_mlir_blocks.py %collc_src/docs/sched-dialect.md | sched-test-opt | FileCheck %s --check-prefix=REFERENCE
+// RUN: %python %S/Inputs/extract_mlir_blocks.py %collc_src/docs/sched-guide.md | collc-opt | FileCheck %s --check-prefix=GUIDE
+// RUN: %python %S/Inputs/extract_mlir_blocks.py %collc_src/docs/sched-dialect.md | collc-opt | FileCheck %s --check-prefix=REFERENCE
 // GUIDE: sched.schedule @ring_all_gather
 // GUIDE: sched.schedule @pairwise_exchange
 // REFERENCE: sched.schedule @ring_all_gather

@@ -1,4 +1,4 @@
-// RUN: sched-test-opt %s -split-input-file -verify-diagnostics
+// RUN: collc-opt %s -split-input-file -verify-diagnostics
 
 //===----------------------------------------------------------------------===//
 // Expression syntax

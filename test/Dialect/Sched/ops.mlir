@@ -1,6 +1,6 @@
-// RUN: sched-test-opt %s | sched-test-opt | FileCheck %s
-// RUN: sched-test-opt %s --mlir-print-op-generic | sched-test-opt | FileCheck %s
-// RUN: sched-test-opt %s --emit-bytecode | sched-test-opt | FileCheck %s
+// RUN: collc-opt %s | collc-opt | FileCheck %s
+// RUN: collc-opt %s --mlir-print-op-generic | collc-opt | FileCheck %s
+// RUN: collc-opt %s --emit-bytecode | collc-opt | FileCheck %s
 
 // The rank-parametric form: one program for every rank and any n.
 

@@ -1,7 +1,7 @@
 // A parametric direct all_to_all expands for 1024 ranks into 2,096,128
 // instructions; the time is printed (run lit with -a to see it), not
 // asserted: timings belong in benchmarks, not in tests.
-// RUN: sched-test-opt %s --sched-expand-check="group-size=1024 ranks=2 instructions=3 timing=true" -o /dev/null > %t
+// RUN: collc-opt %s --sched-expand-check="group-size=1024 ranks=2 instructions=3 timing=true" -o /dev/null > %t
 // RUN: FileCheck %s < %t
 // RUN: grep expanded %t
 

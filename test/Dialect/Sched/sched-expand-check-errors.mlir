@@ -1,6 +1,6 @@
 // Expansion errors, located at the op responsible, with where the
 // expansion was as a note.
-// RUN: sched-test-opt %s -split-input-file -verify-diagnostics --sched-expand-check="group-size=8" -o /dev/null
+// RUN: collc-opt %s -split-input-file -verify-diagnostics --sched-expand-check="group-size=8" -o /dev/null
 
 sched.schedule @peer_outside collective = all_gather {
   sched.channel 0 {

@@ -1,13 +1,13 @@
 // Errors that come from what a schedule is expanded for.
-// RUN: not sched-test-opt %s --sched-expand-check="schedule=ring" -o /dev/null 2>&1 | FileCheck %s --check-prefix=NO-N
-// RUN: not sched-test-opt %s --sched-expand-check="group-size=-3 schedule=ring" -o /dev/null 2>&1 | FileCheck %s --check-prefix=BAD-N
-// RUN: not sched-test-opt %s --sched-expand-check="group-size=1048576 chunks=5000 schedule=ring" -o /dev/null 2>&1 | FileCheck %s --check-prefix=TOO-MANY
-// RUN: not sched-test-opt %s --sched-expand-check="group-size=4 chunks=3 schedule=fixed_k" -o /dev/null 2>&1 | FileCheck %s --check-prefix=K
-// RUN: not sched-test-opt %s --sched-expand-check="group-size=4 params=foo=1" -o /dev/null 2>&1 | FileCheck %s --check-prefix=PARAM
-// RUN: not sched-test-opt %s --sched-expand-check="group-size=4 params=width" -o /dev/null 2>&1 | FileCheck %s --check-prefix=PARAM-SYNTAX
-// RUN: not sched-test-opt %s --sched-expand-check="group-size=4 max-instructions=5 schedule=ring" -o /dev/null 2>&1 | FileCheck %s --check-prefix=MAX-INSTRUCTIONS
-// RUN: not sched-test-opt %s --sched-expand-check="group-size=4 max-loop-iterations=3 schedule=ring" -o /dev/null 2>&1 | FileCheck %s --check-prefix=MAX-ITERATIONS
-// RUN: sched-test-opt %s --sched-expand-check="group-size=4 params=width=3 schedule=fixed_k instructions=0" -o /dev/null | FileCheck %s --check-prefix=OVERRIDE
+// RUN: not collc-opt %s --sched-expand-check="schedule=ring" -o /dev/null 2>&1 | FileCheck %s --check-prefix=NO-N
+// RUN: not collc-opt %s --sched-expand-check="group-size=-3 schedule=ring" -o /dev/null 2>&1 | FileCheck %s --check-prefix=BAD-N
+// RUN: not collc-opt %s --sched-expand-check="group-size=1048576 chunks=5000 schedule=ring" -o /dev/null 2>&1 | FileCheck %s --check-prefix=TOO-MANY
+// RUN: not collc-opt %s --sched-expand-check="group-size=4 chunks=3 schedule=fixed_k" -o /dev/null 2>&1 | FileCheck %s --check-prefix=K
+// RUN: not collc-opt %s --sched-expand-check="group-size=4 params=foo=1" -o /dev/null 2>&1 | FileCheck %s --check-prefix=PARAM
+// RUN: not collc-opt %s --sched-expand-check="group-size=4 params=width" -o /dev/null 2>&1 | FileCheck %s --check-prefix=PARAM-SYNTAX
+// RUN: not collc-opt %s --sched-expand-check="group-size=4 max-instructions=5 schedule=ring" -o /dev/null 2>&1 | FileCheck %s --check-prefix=MAX-INSTRUCTIONS
+// RUN: not collc-opt %s --sched-expand-check="group-size=4 max-loop-iterations=3 schedule=ring" -o /dev/null 2>&1 | FileCheck %s --check-prefix=MAX-ITERATIONS
+// RUN: collc-opt %s --sched-expand-check="group-size=4 params=width=3 schedule=fixed_k instructions=0" -o /dev/null | FileCheck %s --check-prefix=OVERRIDE
 
 // NO-N: error: schedule @ring is parametric; expanding it needs a group size
 // BAD-N: error: schedule @ring cannot be expanded for -3 ranks; the group size must be in [1, 2^20]

@@ -1,13 +1,13 @@
 // The parametric ring all_gather expands, for n = 3, to exactly the
 // hand-written explicit schedule below: both runs must match the same lines.
-// RUN: sched-test-opt %s --sched-expand-check="group-size=3 schedule=ring_all_gather" -o /dev/null | FileCheck %s --check-prefix=N3
-// RUN: sched-test-opt %s --sched-expand-check="schedule=ring_all_gather_n3" -o /dev/null | FileCheck %s --check-prefix=N3
+// RUN: collc-opt %s --sched-expand-check="group-size=3 schedule=ring_all_gather" -o /dev/null | FileCheck %s --check-prefix=N3
+// RUN: collc-opt %s --sched-expand-check="schedule=ring_all_gather_n3" -o /dev/null | FileCheck %s --check-prefix=N3
 
 // For n = 8 (and k = 2), the explicit form built from the Program
 // (sched-expand) expands back to the same Program.
-// RUN: sched-test-opt %s --sched-expand-check="group-size=8 chunks=2 schedule=ring_all_gather" -o /dev/null > %t.parametric
-// RUN: sched-test-opt %s --sched-expand="group-size=8 chunks=2 schedule=ring_all_gather" \
-// RUN:   | sched-test-opt --sched-expand-check="schedule=ring_all_gather" -o /dev/null > %t.explicit
+// RUN: collc-opt %s --sched-expand-check="group-size=8 chunks=2 schedule=ring_all_gather" -o /dev/null > %t.parametric
+// RUN: collc-opt %s --sched-expand="group-size=8 chunks=2 schedule=ring_all_gather" \
+// RUN:   | collc-opt --sched-expand-check="schedule=ring_all_gather" -o /dev/null > %t.explicit
 // RUN: diff %t.parametric %t.explicit
 // RUN: FileCheck %s --check-prefix=N8 < %t.parametric
 

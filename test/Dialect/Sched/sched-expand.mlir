@@ -1,13 +1,13 @@
 // Every schedule here, expanded for n = 8 and k = 8, gives the same Program
 // as its explicit form (sched-expand, then expansion again).
-// RUN: sched-test-opt %s --sched-expand-check="group-size=8 chunks=8 params=gpus_per_node=4" -o /dev/null > %t.parametric
-// RUN: sched-test-opt %s --sched-expand="group-size=8 chunks=8 params=gpus_per_node=4" \
-// RUN:   | sched-test-opt --sched-expand-check -o /dev/null > %t.explicit
+// RUN: collc-opt %s --sched-expand-check="group-size=8 chunks=8 params=gpus_per_node=4" -o /dev/null > %t.parametric
+// RUN: collc-opt %s --sched-expand="group-size=8 chunks=8 params=gpus_per_node=4" \
+// RUN:   | collc-opt --sched-expand-check -o /dev/null > %t.explicit
 // RUN: diff %t.parametric %t.explicit
 // RUN: FileCheck %s --check-prefix=N8 < %t.parametric
 
 // The explicit form itself, for a small case.
-// RUN: sched-test-opt %s --sched-expand="group-size=3 chunks=1 schedule=binary_tree_broadcast" | FileCheck %s --check-prefix=IR
+// RUN: collc-opt %s --sched-expand="group-size=3 chunks=1 schedule=binary_tree_broadcast" | FileCheck %s --check-prefix=IR
 
 // Ring all_reduce: a reduce-scatter then an all-gather of n blocks of k/n
 // chunks (k a multiple of n).
