@@ -23,15 +23,18 @@ std::string format(double value, const char *const units[], int count,
   return buffer;
 }
 
+/// "NAME: FORMULA = BYTES over BANDWIDTH (M = ...; WHERE)".
 BoundTerm makeTerm(const std::string &name, const std::string &formula,
-                   double bytes, double bandwidth, const std::string &where) {
+                   double bytes, double bandwidth, double m,
+                   const std::string &where) {
   BoundTerm term;
   term.name = name;
   term.bytes = bytes;
   term.bandwidth = bandwidth;
   term.seconds = bytes > 0 ? bytes / bandwidth : 0;
   term.reason = name + ": " + formula + " = " + formatBytes(bytes) + " over " +
-                formatBandwidth(bandwidth) + " (" + where + ")";
+                formatBandwidth(bandwidth) + " (M = " + formatBytes(m) + "; " +
+                where + ")";
   return term;
 }
 
@@ -61,8 +64,9 @@ struct Family {
 void addFamily(const CollectiveSpec &spec, const topo::Topology &topology,
                const Family &family, std::vector<BoundTerm> &terms) {
   size_t parties = family.sets.size();
-  BoundTerm out = makeTerm(family.outName, "0", 0, 1, "nothing crosses");
-  BoundTerm in = makeTerm(family.inName, "0", 0, 1, "nothing crosses");
+  double m = spec.bytes;
+  BoundTerm out = makeTerm(family.outName, "0", 0, 1, m, "nothing crosses");
+  BoundTerm in = makeTerm(family.inName, "0", 0, 1, m, "nothing crosses");
   double sumOut = 0, sumIn = 0;
   for (size_t p = 0; p < parties; ++p) {
     const std::vector<bool> &set = family.sets[p];
@@ -74,13 +78,10 @@ void addFamily(const CollectiveSpec &spec, const topo::Topology &topology,
     sumOut += bwOut;
     sumIn += bwIn;
     if (c.out > 0 && c.out / bwOut > out.seconds)
-      out = makeTerm(family.outName,
-                     c.outFormula + ", M = " + formatBytes(spec.bytes), c.out,
-                     bwOut, family.names[p]);
+      out = makeTerm(family.outName, c.outFormula, c.out, bwOut, m,
+                     family.names[p]);
     if (c.in > 0 && c.in / bwIn > in.seconds)
-      in = makeTerm(family.inName,
-                    c.inFormula + ", M = " + formatBytes(spec.bytes), c.in,
-                    bwIn, family.names[p]);
+      in = makeTerm(family.inName, c.inFormula, c.in, bwIn, m, family.names[p]);
   }
   // all_reduce: every element needs 2(P-1) transfers between P parties in
   // total (one-way gossip), so time >= 2(P-1) M / (sum of their bandwidth).
@@ -88,16 +89,15 @@ void addFamily(const CollectiveSpec &spec, const topo::Topology &topology,
     double p = double(parties);
     double perParty = 2 * (p - 1) / p * spec.bytes;
     std::string formula = "2*(" + std::to_string(parties) + "-1)/" +
-                          std::to_string(parties) +
-                          " * M, M = " + formatBytes(spec.bytes);
+                          std::to_string(parties) + " * M";
     std::string where = "average over " + std::to_string(parties) + " " +
                         family.party +
                         "s; all_reduce moves 2(P-1) M between "
                         "P parties";
     if (perParty / (sumOut / p) > out.seconds)
-      out = makeTerm(family.outName, formula, perParty, sumOut / p, where);
+      out = makeTerm(family.outName, formula, perParty, sumOut / p, m, where);
     if (perParty / (sumIn / p) > in.seconds)
-      in = makeTerm(family.inName, formula, perParty, sumIn / p, where);
+      in = makeTerm(family.inName, formula, perParty, sumIn / p, m, where);
   }
   terms.push_back(out);
   terms.push_back(in);
@@ -168,11 +168,11 @@ BoundTerm cutBound(const CollectiveSpec &spec, const topo::Topology &topology,
     inside[r] = member[size_t(topology.gpu(spec.gpus[r]))];
   Crossing c = crossingBytes(spec, inside);
   auto [bwOut, bwIn] = cutBandwidth(topology, member);
-  std::string m = ", M = " + formatBytes(spec.bytes);
-  BoundTerm out = makeTerm(name + " egress", c.outFormula + m, c.out, bwOut,
-                           std::to_string(set.size()) + " devices");
-  BoundTerm in = makeTerm(name + " ingress", c.inFormula + m, c.in, bwIn,
-                          std::to_string(set.size()) + " devices");
+  std::string where = std::to_string(set.size()) + " devices";
+  BoundTerm out =
+      makeTerm(name + " egress", c.outFormula, c.out, bwOut, spec.bytes, where);
+  BoundTerm in =
+      makeTerm(name + " ingress", c.inFormula, c.in, bwIn, spec.bytes, where);
   return in.seconds > out.seconds ? in : out;
 }
 

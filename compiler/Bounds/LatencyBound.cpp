@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 #include "compiler/Bounds/Bounds.h"
 
+#include <algorithm>
 #include <functional>
 #include <limits>
 #include <queue>
@@ -63,7 +64,8 @@ double closestPair(const topo::Topology &topology, const std::vector<int> &gpus,
         distance[size_t(link.src)] + link.latency + distance[size_t(link.dst)];
     if (total < best) {
       best = total;
-      pair = topology.device(a).name + " and " + topology.device(b).name;
+      pair = topology.device(std::min(a, b)).name + " and " +
+             topology.device(std::max(a, b)).name;
     }
   }
   return best;

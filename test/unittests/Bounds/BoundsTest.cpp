@@ -1,0 +1,212 @@
+//===- BoundsTest.cpp - lower bounds on bundled topologies ----------------===//
+//
+// dgx8x8: 8 nodes of 8 H100s. A GPU's links out: NVLink 18 x 25 = 450 GB/s
+// and PCIe Gen5 64 GB/s, 514 GB/s in all. A node's links out: 8 NICs x
+// 50 GB/s = 400 GB/s. The smallest GPU-to-GPU latency is an NVSwitch hop,
+// 2 x 0.3 us.
+//
+//===----------------------------------------------------------------------===//
+#include "compiler/Bounds/Bounds.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+
+using namespace collc;
+using namespace collc::bounds;
+using sched::Collective;
+
+namespace {
+
+constexpr double kGiB = 1073741824.0;
+constexpr double kGpuOut = 514e9, kNodeOut = 400e9;
+
+std::unique_ptr<topo::Topology> load(const std::string &name) {
+  topo::LoadResult result = topo::loadTopologyFile(
+      std::string(COLLC_TOPOLOGIES_DIR) + "/" + name + ".json");
+  EXPECT_EQ(result.error, "");
+  return std::move(result.topology);
+}
+
+std::vector<int> firstRanks(int n) {
+  std::vector<int> gpus;
+  for (int r = 0; r < n; ++r)
+    gpus.push_back(r);
+  return gpus;
+}
+
+void expectRelative(double actual, double expected) {
+  EXPECT_NEAR(actual, expected, 1e-12 * expected);
+}
+
+class Dgx8x8 : public ::testing::Test {
+protected:
+  void SetUp() override {
+    topology = load("dgx8x8");
+    ASSERT_TRUE(topology);
+  }
+  LowerBound bound(Collective collective, double bytes, int root = 0,
+                   int peer = 1) {
+    CollectiveSpec spec;
+    spec.collective = collective;
+    spec.gpus = firstRanks(64);
+    spec.bytes = bytes;
+    spec.root = root;
+    spec.peer = peer;
+    LowerBound result = lowerBound(spec, *topology);
+    EXPECT_EQ(result.error, "");
+    return result;
+  }
+  std::unique_ptr<topo::Topology> topology;
+};
+
+TEST_F(Dgx8x8, CutBandwidths) {
+  EXPECT_DOUBLE_EQ(topology->cutBandwidth({topology->gpu(0)}), kGpuOut);
+  EXPECT_DOUBLE_EQ(topology->egressBandwidth(0), kNodeOut);
+}
+
+/// 1 GiB all-reduce on 64 ranks. Per GPU: 2(N-1)/N * M = 2*63/64 GiB over
+/// 514 GB/s = 4.11 ms. Per node: 2(n-1)/n * M = 2*7/8 GiB over 400 GB/s =
+/// 4.70 ms. The node's NICs dominate. (Over NVLink alone, 450 GB/s, the
+/// per-GPU bound would tie with it exactly: 126/64/450 = 14/8/400.)
+TEST_F(Dgx8x8, AllReduce1GiBIsBoundByNodeEgress) {
+  LowerBound b = bound(Collective::AllReduce, kGiB);
+  double perNode = 2.0 * 7 / 8 * kGiB / kNodeOut;
+  double perGpu = 2.0 * 63 / 64 * kGiB / kGpuOut;
+  expectRelative(b.seconds, perNode);
+  expectRelative(b.bandwidthSeconds, perNode);
+  EXPECT_TRUE(b.bandwidthDominates);
+  EXPECT_EQ(b.bandwidth.name, "per-node egress");
+  EXPECT_EQ(b.reason,
+            "per-node egress: 2*(8-1)/8 * M = 1.88 GB over 400 GB/s (M = "
+            "1.07 GB; average over 8 nodes; all_reduce moves 2(P-1) M "
+            "between P parties)");
+  ASSERT_EQ(b.terms.size(), 4u);
+  EXPECT_EQ(b.terms[2].name, "per-GPU injection");
+  expectRelative(b.terms[2].seconds, perGpu);
+  expectRelative(b.latencySeconds, 6 * 0.6e-6);
+  EXPECT_EQ(b.latency.reason, "latency: ceil(log2 64) = 6 hops of 600 ns "
+                              "(node0/gpu0 and node0/gpu1)");
+  std::printf("all_reduce 1 GiB on dgx8x8: %s\n", b.reason.c_str());
+  std::printf("  per-GPU: %s\n", b.terms[2].reason.c_str());
+}
+
+TEST_F(Dgx8x8, SmallAllReduceIsBoundByLatency) {
+  LowerBound b = bound(Collective::AllReduce, 1024);
+  EXPECT_FALSE(b.bandwidthDominates);
+  expectRelative(b.seconds, 6 * 0.6e-6);
+  EXPECT_EQ(b.reason, b.latency.reason);
+}
+
+TEST_F(Dgx8x8, OtherCollectives) {
+  // all_gather: a node receives the other 56 inputs.
+  expectRelative(bound(Collective::AllGather, kGiB).seconds,
+                 56 * kGiB / kNodeOut);
+  // reduce_scatter: a node sends (64-8)/64 of its partial sums.
+  expectRelative(bound(Collective::ReduceScatter, kGiB).seconds,
+                 56.0 / 64 * kGiB / kNodeOut);
+  // all_to_all: 8 ranks each send 56 parts of M/64 out of the node.
+  LowerBound a2a = bound(Collective::AllToAll, kGiB);
+  expectRelative(a2a.seconds, 8.0 * 56 / 64 * kGiB / kNodeOut);
+  EXPECT_EQ(a2a.reason, "per-node egress: 8*(64-8)/64 * M = 7.52 GB over "
+                        "400 GB/s (M = 1.07 GB; node0)");
+  // broadcast: the root's node sends M once.
+  expectRelative(bound(Collective::Broadcast, kGiB).seconds, kGiB / kNodeOut);
+  // gather to rank 9: its node receives 56 inputs.
+  expectRelative(bound(Collective::Gather, kGiB, 9).seconds,
+                 56 * kGiB / kNodeOut);
+}
+
+TEST_F(Dgx8x8, SendRecvAcrossNodes) {
+  LowerBound b = bound(Collective::SendRecv, kGiB, 0, 8);
+  expectRelative(b.bandwidthSeconds, kGiB / kNodeOut);
+  // GPU - PCIe switch - NIC - rail - NIC - PCIe switch - GPU.
+  expectRelative(b.latencySeconds, 4.7e-6);
+  EXPECT_EQ(b.latency.reason,
+            "latency: 1 hop of 4.7 us (node0/gpu0 to node1/gpu0)");
+}
+
+TEST_F(Dgx8x8, GeneralCut) {
+  // Nodes 0..3 against 4..7: 32 NIC links out.
+  std::vector<topo::DeviceId> half;
+  for (size_t d = 0; d < topology->devices().size(); ++d) {
+    int node = topology->devices()[d].node;
+    if (node >= 0 && node < 4)
+      half.push_back(topo::DeviceId(d));
+  }
+  CollectiveSpec spec;
+  spec.collective = Collective::AllToAll;
+  spec.gpus = firstRanks(64);
+  spec.bytes = kGiB;
+  BoundTerm term = cutBound(spec, *topology, half, "half");
+  expectRelative(term.seconds, 32.0 * 32 / 64 * kGiB / (32 * 50e9));
+  EXPECT_EQ(term.name, "half egress");
+}
+
+TEST_F(Dgx8x8, Options) {
+  CollectiveSpec spec;
+  spec.collective = Collective::Broadcast;
+  spec.gpus = firstRanks(64);
+  BoundOptions multiPort;
+  multiPort.singlePort = false;
+  multiPort.perHopOverhead = 1e-6;
+  expectRelative(latencyBound(spec, *topology, multiPort).seconds, 1.6e-6);
+}
+
+TEST_F(Dgx8x8, InvalidSpecs) {
+  CollectiveSpec spec;
+  spec.gpus = {0, 64};
+  EXPECT_EQ(lowerBound(spec, *topology).error,
+            "group rank 1 is on GPU 64, but the topology has 64");
+  spec.gpus = {0, 1};
+  spec.collective = Collective::Reduce;
+  spec.root = 2;
+  EXPECT_EQ(lowerBound(spec, *topology).error,
+            "root 2 is outside the group of 2");
+  spec.collective = Collective::SendRecv;
+  spec.root = 1;
+  spec.peer = 1;
+  EXPECT_EQ(lowerBound(spec, *topology).error,
+            "peer 1 must be another rank of the group of 2");
+}
+
+/// One DGX H100: no node cuts; per GPU 2*7/8 GiB over 514 GB/s.
+TEST(SingleNode, AllReduceIsBoundByGpuInjection) {
+  auto topology = load("dgx-h100");
+  ASSERT_TRUE(topology);
+  LowerBound b =
+      lowerBound(Collective::AllReduce, kGiB, *topology, firstRanks(8));
+  ASSERT_EQ(b.error, "");
+  ASSERT_EQ(b.terms.size(), 2u);
+  expectRelative(b.seconds, 2.0 * 7 / 8 * kGiB / kGpuOut);
+  EXPECT_EQ(b.bandwidth.name, "per-GPU injection");
+  expectRelative(b.latencySeconds, 3 * 0.6e-6);
+  // all_gather: a GPU receives 7 inputs.
+  expectRelative(
+      lowerBound(Collective::AllGather, kGiB, *topology, firstRanks(8)).seconds,
+      7 * kGiB / kGpuOut);
+}
+
+/// Two ranks on each GPU: the GPU holds both, so half the data stays.
+TEST(SingleNode, RanksSharingGpus) {
+  auto topology = load("dgx-h100");
+  ASSERT_TRUE(topology);
+  LowerBound b =
+      lowerBound(Collective::AllGather, kGiB, *topology, {0, 0, 1, 1});
+  ASSERT_EQ(b.error, "");
+  expectRelative(b.bandwidthSeconds, 2 * kGiB / kGpuOut);
+  EXPECT_EQ(b.latencySeconds, 0);
+  EXPECT_EQ(b.latency.reason,
+            "latency: ceil(log2 4) = 2 hops of 0 s (node0/gpu0 (shared by "
+            "two ranks))");
+}
+
+TEST(SingleNode, OneRank) {
+  auto topology = load("dgx-h100");
+  ASSERT_TRUE(topology);
+  LowerBound b = lowerBound(Collective::AllReduce, kGiB, *topology, {3});
+  ASSERT_EQ(b.error, "");
+  EXPECT_EQ(b.seconds, 0);
+}
+
+} // namespace
