@@ -174,7 +174,13 @@ void Engine::beginTransfers(uint32_t s, double now) {
       result_.linkBytes[route.links[hop]] += double(bytes);
     double latency = route.latency;
     routeLatency_[s] = latency;
-    if (route.count && bytes > 0) {
+    if (route.count && bytes > 0 && machine_.firstChannelResource != kNone) {
+      route_.assign(route.links, route.links + route.count);
+      route_.push_back(machine_.firstChannelResource + s);
+      network_.start(s, route_.data(), uint32_t(route_.size()), double(bytes),
+                     now);
+      ++pending;
+    } else if (route.count && bytes > 0) {
       network_.start(s, route.links, route.count, double(bytes), now);
       ++pending;
     } else if (latency > 0) {

@@ -30,7 +30,11 @@ struct Machine {
   /// Per group rank: its GPU device and the resource of its memory.
   std::vector<topo::DeviceId> device;
   std::vector<uint32_t> memoryResource;
-  /// Capacities of all resources: the links, then the GPUs' memories.
+  /// The resource of stream 0's thread block (stream s: + s), or kNone
+  /// when channels are not capped (SimOptions::channelBandwidth).
+  uint32_t firstChannelResource = kNone;
+  /// Capacities of all resources: the links, the GPUs' memories, then the
+  /// streams' thread blocks.
   std::vector<double> capacity;
 };
 
@@ -96,6 +100,7 @@ private:
   std::vector<double> start_;
   std::vector<double> routeLatency_;
   std::vector<std::vector<Waiter>> dependents_;
+  std::vector<uint32_t> route_; ///< a route and the stream's block
   // Per connection.
   std::vector<uint32_t> posted_, delivered_, received_;
   std::vector<uint8_t> senderWaits_, receiverWaits_;

@@ -33,6 +33,9 @@ std::string checkArguments(const sched::Program &program, int64_t inputElements,
     return "connectionSlots must be at least 1";
   if (!(options.protocolEfficiency > 0 && options.protocolEfficiency <= 1))
     return "protocolEfficiency must be in (0, 1]";
+  if (!(options.channelBandwidth >= 0) ||
+      !std::isfinite(options.channelBandwidth))
+    return "channelBandwidth must be a finite number of bytes/s >= 0";
   for (const LinkTypeOverride &o : options.linkOverrides) {
     bool known = false;
     for (const topo::LinkType &type : topology.linkTypes())
@@ -48,7 +51,7 @@ std::string checkArguments(const sched::Program &program, int64_t inputElements,
 }
 
 Machine buildMachine(const topo::Topology &topology,
-                     const std::vector<int> &gpuOfRank,
+                     const std::vector<int> &gpuOfRank, uint32_t streams,
                      const SimOptions &options) {
   Machine machine;
   machine.topology = &topology;
@@ -74,6 +77,11 @@ Machine buildMachine(const topo::Topology &topology,
     machine.device.push_back(topology.gpu(gpu));
     machine.memoryResource.push_back(uint32_t(firstMemory + size_t(gpu)));
   }
+  if (options.channelBandwidth > 0) {
+    machine.firstChannelResource = uint32_t(machine.capacity.size());
+    machine.capacity.resize(machine.capacity.size() + streams,
+                            options.channelBandwidth);
+  }
   return machine;
 }
 
@@ -95,8 +103,9 @@ SimResult simulate(const sched::Program &program, int64_t inputElements,
   if (!result.error.empty())
     return result;
 
-  Machine machine = buildMachine(topology, gpuOfRank, options);
   ProgramIndex index(program, inputElements, elementBytes);
+  Machine machine =
+      buildMachine(topology, gpuOfRank, index.streamCount(), options);
   size_t links = topology.links().size();
   result.rankFinish.assign(size_t(program.numRanks), 0);
   result.memoryBytes.assign(size_t(program.numRanks), 0);

@@ -51,6 +51,13 @@ struct SimOptions {
   /// overhead: 1.0 (default) for NCCL's Simple protocol, about 0.5 for LL
   /// (8-byte flag per 8-byte payload) and 120/128 for LL128. In (0, 1].
   double protocolEfficiency = 1.0;
+  /// Bytes per second one channel (a thread block) can push into the
+  /// network: a cap on each send's rate. 0 (default): no cap, one channel
+  /// fills any link alone. The design's runtime target is at least 28 GB/s
+  /// per CTA, so that 16 CTAs fill an H100's 450 GB/s of NVLink as NCCL's 16
+  /// channels do (a plain copy kernel gives about 19 GB/s). Memory work is
+  /// not capped.
+  double channelBandwidth = 0;
   /// Whether copies and reductions (and the reads of a send, the writes of a
   /// recv) cost GPU memory time: bytes read plus bytes written over the
   /// GPU's memory bandwidth, shared by all channels of the GPU. Default yes.

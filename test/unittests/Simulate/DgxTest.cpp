@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "SimTestUtil.h"
 
+#include "compiler/Bounds/Bounds.h"
 #include "compiler/Routing/Routes.h"
 
 #include <gtest/gtest.h>
@@ -62,6 +63,33 @@ TEST(DgxTest, RingAllReduce64RanksNearBandwidthTerm) {
                                      result.linkUtilization.end());
   EXPECT_GT(busiest, 0.95);
   EXPECT_LE(busiest, 1.0 + 1e-9);
+}
+
+/// No schedule beats the lower bound (compiler/Bounds).
+TEST(DgxTest, SimulatedTimesRespectTheLowerBound) {
+  auto topology = loadBundled("dgx8x8");
+  ASSERT_TRUE(topology);
+  const int n = 64;
+  const int64_t elements = int64_t(1) << 24; // 64 MiB of floats
+  struct Case {
+    const char *name;
+    Program program;
+  } cases[] = {{"ring all_reduce", ringAllReduce(n)},
+               {"direct all_to_all", directAllToAll(n)},
+               {"concurrent all_to_all", concurrentAllToAll(n)},
+               {"binomial broadcast", binomialBroadcast(n)}};
+  for (const Case &c : cases) {
+    SimResult result = simulate(c.program, elements, 4, *topology, identity(n));
+    ASSERT_TRUE(result.ok()) << c.name << ": " << result.error;
+    bounds::LowerBound bound = bounds::lowerBound(
+        c.program.collective, double(elements) * 4, *topology, identity(n));
+    ASSERT_EQ(bound.error, "");
+    std::printf("%s, 64 MiB on dgx8x8: simulated %.3f ms, bound %.3f ms "
+                "(%.2fx): %s\n",
+                c.name, result.totalTime * 1e3, bound.seconds * 1e3,
+                result.totalTime / bound.seconds, bound.reason.c_str());
+    EXPECT_GE(result.totalTime, bound.seconds) << c.name;
+  }
 }
 
 } // namespace

@@ -77,6 +77,20 @@ TEST_F(OptionsTest, NoFixedCostNoMemory) {
   EXPECT_DOUBLE_EQ(result.memoryBytes[1], 0);
 }
 
+/// A capped channel cannot fill the link alone; two channels share it.
+TEST_F(OptionsTest, ChannelBandwidthCapsEachSend) {
+  SimOptions options;
+  options.channelBandwidth = kB / 4;
+  EXPECT_NEAR(sendEnd(run(options)), kFixed + kL + kBytes / (kB / 4), 1e-15);
+  add(program, 0, 1, send(1, input(0), 0));
+  add(program, 1, 1, recv(0, output(0), 0));
+  SimResult both = run(options);
+  EXPECT_NEAR(both.timeline[1].end, kFixed + kL + kBytes / (kB / 4), 1e-15);
+  options.channelBandwidth = kB;
+  EXPECT_NEAR(run(options).timeline[1].end, kFixed + kL + kBytes / (kB / 2),
+              1e-15);
+}
+
 /// Two ranks on one GPU: no link, only memory time.
 TEST_F(OptionsTest, RanksSharingAGpu) {
   SimResult result = run(SimOptions(), {1, 1});
