@@ -6,6 +6,9 @@
 
 namespace collc::sim {
 
+static_assert(sizeof(TimelineRecord) == 48,
+              "a timeline of 2M instructions should stay under 100 MB");
+
 namespace {
 
 /// "" or what is wrong with the arguments other than the program.

@@ -8,6 +8,8 @@
 //===----------------------------------------------------------------------===//
 #include "SimTestUtil.h"
 
+#include "compiler/Simulate/BusBandwidth.h"
+
 #include "compiler/Bounds/Bounds.h"
 #include "compiler/Routing/Routes.h"
 
@@ -57,6 +59,14 @@ TEST(DgxTest, RingAllReduce64RanksNearBandwidthTerm) {
   EXPECT_NEAR(result.totalTime, closedForm, 0.01 * closedForm);
   EXPECT_NEAR(result.totalTime, bandwidthTerm, 0.05 * bandwidthTerm);
   EXPECT_GT(result.totalTime, bandwidthTerm);
+
+  // nccl-tests' busbw of a ring all-reduce is the bottleneck's bandwidth,
+  // less the latency terms.
+  Bandwidths bw =
+      ncclTestsBandwidths(program.collective, n, m, result.totalTime);
+  EXPECT_DOUBLE_EQ(bw.algorithm, m / result.totalTime);
+  EXPECT_NEAR(bw.bus, bottleneck * bandwidthTerm / result.totalTime, 1e-3);
+  EXPECT_GT(bw.bus, 0.95 * bottleneck);
 
   // The NIC ports of the crossings are the busiest links, near saturation.
   double busiest = *std::max_element(result.linkUtilization.begin(),
