@@ -1,6 +1,7 @@
 //===- Pipeline.cpp - pass pipelines shared by collc and collc-opt --------===//
 #include "compiler/Pipeline/Pipeline.h"
 
+#include "compiler/Check/Passes.h"
 #include "compiler/Topology/Topology.h"
 #include "dialects/Coll/IR/CollOps.h"
 #include "dialects/Coll/Transforms/Passes.h"
@@ -27,6 +28,7 @@ void registerCollcDialects(DialectRegistry &registry) {
 void registerCollcPasses() {
   coll::registerCollPasses();
   sched::registerSchedPasses();
+  registerCheckPasses();
   registerCollcPipelines();
 }
 

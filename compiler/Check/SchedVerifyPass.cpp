@@ -1,0 +1,163 @@
+//===- SchedVerifyPass.cpp - prove sched.schedule ops correct -------------===//
+#include "compiler/Check/Passes.h"
+
+#include "compiler/Verify/Verifier.h"
+#include "lowering/CollToSched/AlgorithmLibrary.h"
+
+#include "dialects/Sched/Transforms/Expand.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/Pass.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace collc {
+#define GEN_PASS_DECL_SCHEDVERIFY
+#define GEN_PASS_DEF_SCHEDVERIFY
+#include "compiler/Check/Passes.h.inc"
+} // namespace collc
+
+using namespace mlir;
+
+namespace collc {
+
+std::vector<int64_t> sendCountPattern(llvm::StringRef pattern, int32_t n) {
+  std::vector<int64_t> counts(static_cast<size_t>(n) * n, 3);
+  auto at = [&](int32_t s, int32_t d) -> int64_t & {
+    return counts[static_cast<size_t>(s) * n + d];
+  };
+  if (pattern == "uniform")
+    return counts;
+  if (pattern == "skewed") {
+    for (int32_t s = 0; s < n; ++s)
+      at(s, 0) = 15;
+    return counts;
+  }
+  if (pattern == "zero-row" || pattern == "zero-col") {
+    for (int32_t i = 0; i < n; ++i)
+      (pattern == "zero-row" ? at(1 % n, i) : at(i, 1 % n)) = 0;
+    return counts;
+  }
+  if (pattern == "random") {
+    uint64_t state = 0x9e3779b97f4a7c15ull;
+    for (int64_t &c : counts) {
+      state = state * 6364136223846793005ull + 1442695040888963407ull;
+      c = static_cast<int64_t>((state >> 33) % 8);
+    }
+    return counts;
+  }
+  return {};
+}
+
+namespace {
+struct SchedVerifyPass : impl::SchedVerifyBase<SchedVerifyPass> {
+  using SchedVerifyBase::SchedVerifyBase;
+
+  void runOnOperation() override {
+    llvm::StringMap<int64_t> paramValues;
+    llvm::SmallVector<llvm::StringRef> items;
+    llvm::StringRef(params).split(items, ',', -1, false);
+    for (llvm::StringRef item : items) {
+      auto [name, value] = item.split('=');
+      int64_t v;
+      if (value.trim().getAsInteger(10, v)) {
+        getOperation().emitError("sched-verify: params: '")
+            << item << "' is not name=integer";
+        return signalPassFailure();
+      }
+      paramValues[name.trim()] = v;
+    }
+    std::vector<std::string> patterns(counts.begin(), counts.end());
+    if (patterns.empty())
+      patterns = {"uniform", "skewed", "zero-row", "zero-col"};
+    for (const std::string &p : patterns)
+      if (sendCountPattern(p, 2).empty()) {
+        getOperation().emitError("sched-verify: counts: unknown pattern '")
+            << p << "' (uniform, skewed, zero-row, zero-col, random)";
+        return signalPassFailure();
+      }
+
+    bool ok = true;
+    for (auto schedule : getOperation().getOps<sched::ScheduleOp>())
+      ok &= succeeded(verifySchedule(schedule, paramValues, patterns));
+    if (!ok)
+      signalPassFailure();
+  }
+
+  LogicalResult verifySchedule(sched::ScheduleOp schedule,
+                               const llvm::StringMap<int64_t> &paramValues,
+                               const std::vector<std::string> &patterns) {
+    lowering::Algorithm algorithm;
+    algorithm.schedule = schedule;
+    if (succeeded(lowering::describeAlgorithm(schedule, "", false)))
+      algorithm = *lowering::describeAlgorithm(schedule, "", false);
+    std::vector<int32_t> sizes(groupSizes.begin(), groupSizes.end());
+    if (std::optional<int32_t> fixed = schedule.getGroupSize())
+      sizes = {*fixed};
+    if (sizes.empty())
+      return schedule.emitError("sched-verify: @")
+             << schedule.getSymName()
+             << " is parametric; give the group sizes to check "
+                "(--sched-verify=\"group-sizes=2,3,8\")";
+    std::vector<unsigned> chunkList(chunks.begin(), chunks.end());
+    if (chunkList.empty())
+      chunkList = {1};
+    bool isV = algorithm.collective == sched::Collective::AllToAllV &&
+               !schedule.getSendCounts();
+    std::vector<std::string> countList =
+        isV ? patterns : std::vector<std::string>{""};
+
+    bool ok = true;
+    for (int32_t n : sizes) {
+      for (unsigned c : chunkList) {
+        for (const std::string &pattern : countList) {
+          sched::ExpandOptions options;
+          options.groupSize = n;
+          for (const auto &entry : paramValues)
+            options.params[entry.getKey()] = entry.getValue();
+          int64_t unit = lowering::chunkUnitValue(algorithm, n, options.params);
+          options.chunksPerPart = static_cast<uint32_t>(c * unit);
+          if (isV)
+            options.sendCounts = sendCountPattern(pattern, n);
+          std::string what;
+          llvm::raw_string_ostream(what)
+              << "@" << schedule.getSymName() << ": n = " << n
+              << ", k = " << options.chunksPerPart
+              << (pattern.empty() ? "" : ", counts " + pattern);
+          FailureOr<sched::Program> program =
+              sched::expandSchedule(schedule, options);
+          if (failed(program)) {
+            ok = false;
+            continue;
+          }
+          sched::VerifyOptions verifyOptions;
+          verifyOptions.connectionSlots = slots;
+          verifyOptions.maxChannelsPerRank = maxChannels;
+          sched::VerifyResult result =
+              sched::verifyProgram(*program, verifyOptions);
+          if (!result.ok()) {
+            InFlightDiagnostic diag = schedule.emitError("sched-verify: ")
+                                      << what << ": " << result.errors.size()
+                                      << " error(s)";
+            for (const sched::VerifyError &error : result.errors)
+              diag.attachNote() << error.message;
+            ok = false;
+            continue;
+          }
+          llvm::errs() << "sched-verify: " << what << ": verified ("
+                       << result.instructions << " instructions, "
+                       << result.transfers << " transfers)\n";
+        }
+      }
+    }
+    return success(ok);
+  }
+};
+} // namespace
+
+std::unique_ptr<Pass> createSchedVerifyPass() {
+  return std::make_unique<SchedVerifyPass>();
+}
+
+void registerCheckPasses() { PassRegistration<SchedVerifyPass>(); }
+
+} // namespace collc

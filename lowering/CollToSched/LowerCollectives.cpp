@@ -1,0 +1,287 @@
+//===- LowerCollectives.cpp - coll collectives to sched schedules ---------===//
+#include "lowering/CollToSched/LowerCollectives.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/SymbolTable.h"
+#include "llvm/ADT/StringExtras.h"
+
+using namespace mlir;
+
+namespace collc {
+namespace lowering {
+
+/// The collective a coll op implements, by its op name; send and recv pair
+/// into send_recv.
+static std::optional<sched::Collective>
+collectiveOf(coll::CollectiveOpInterface op) {
+  llvm::StringRef name = op.getCollectiveName();
+  if (name == "send" || name == "recv")
+    return sched::Collective::SendRecv;
+  return collectiveFromName(name);
+}
+
+static void setSendCounts(LoweredCollective &lowered, Operation *op) {
+  auto input = dyn_cast<RankedTensorType>(op->getOperand(0).getType());
+  auto splitAxis = op->getAttrOfType<IntegerAttr>("split_axis");
+  if (!input || !splitAxis)
+    return;
+  int64_t axis = splitAxis.getInt();
+  int64_t rowElements = 1;
+  for (int64_t d = 0; d < input.getRank(); ++d)
+    if (d != axis)
+      rowElements *= input.getDimSize(d);
+  int64_t n = lowered.layout.size;
+  std::vector<int64_t> &counts = lowered.expand.sendCounts;
+  if (auto attr = op->getAttrOfType<DenseIntElementsAttr>("send_counts")) {
+    for (const APInt &v : attr.getValues<APInt>())
+      counts.push_back(v.getSExtValue() * rowElements);
+    return;
+  }
+  // Counts known at run time: expand with uniform counts, which fixes the
+  // schedule's structure.
+  lowered.countsAtRunTime = true;
+  int64_t rows = input.isDynamicDim(axis) ? n : input.getDimSize(axis);
+  counts.assign(static_cast<size_t>(n * n), (rows / n) * rowElements);
+}
+
+std::vector<LoweredCollective> describeCollectives(ModuleOp module) {
+  std::vector<LoweredCollective> result;
+  int64_t gpusPerNode = gpusPerNodeOf(module);
+  module.walk([&](coll::CollectiveOpInterface op) {
+    LoweredCollective lowered;
+    lowered.op = op;
+    lowered.collective =
+        collectiveOf(op).value_or(sched::Collective::AllReduce);
+    lowered.layout = computeGroupLayout(op, gpusPerNode);
+    Type type = op->getNumOperands() ? op->getOperand(0).getType()
+                                     : op->getResult(0).getType();
+    std::optional<coll::ElementKind> kind =
+        coll::elementKindOf(cast<ShapedType>(type).getElementType());
+    lowered.elementBytes = kind ? coll::byteWidth(*kind) : 1;
+    int64_t bytes = op.getBytesPerRank();
+    lowered.elementsPerRank = bytes < 0 ? -1 : bytes / lowered.elementBytes;
+    if (lowered.collective == sched::Collective::AllToAllV)
+      setSendCounts(lowered, op);
+    result.push_back(std::move(lowered));
+  });
+  return result;
+}
+
+bool isApplicable(const Algorithm &algorithm, const LoweredCollective &lowered,
+                  std::string &why) {
+  if (algorithm.collective != lowered.collective) {
+    why = std::string("it implements ") +
+          sched::collectiveName(algorithm.collective);
+    return false;
+  }
+  if (std::optional<int32_t> fixed =
+          sched::ScheduleOp(algorithm.schedule).getGroupSize();
+      fixed && *fixed != lowered.layout.size) {
+    why = "it is written for a group of " + std::to_string(*fixed) +
+          " ranks, not " + std::to_string(lowered.layout.size);
+    return false;
+  }
+  if (algorithm.needsNodes &&
+      (lowered.layout.nodes < 2 || lowered.layout.ranksPerNode < 2 ||
+       !lowered.layout.nodeContiguous)) {
+    why = "it needs a group of at least 2 nodes with at least 2 consecutive "
+          "ranks on each, and this group has " +
+          std::to_string(lowered.layout.nodes) + " node(s)" +
+          (lowered.layout.nodeContiguous ? "" : " (not node-contiguous)");
+    return false;
+  }
+  return true;
+}
+
+sched::ExpandOptions expandOptionsFor(const Algorithm &algorithm,
+                                      const LoweredCollective &lowered,
+                                      unsigned chunks) {
+  sched::ExpandOptions options;
+  options.groupSize = lowered.layout.size;
+  options.sendCounts = lowered.expand.sendCounts;
+  DictionaryAttr params = sched::ScheduleOp(algorithm.schedule).getParamsAttr();
+  auto hasParam = [&](llvm::StringRef name) {
+    return params && params.get(name);
+  };
+  if (hasParam("gpus_per_node") && lowered.layout.ranksPerNode > 0)
+    options.params["gpus_per_node"] = lowered.layout.ranksPerNode;
+  if (hasParam("root"))
+    if (auto root = lowered.op->getAttrOfType<IntegerAttr>("root"))
+      options.params["root"] = root.getInt();
+  int64_t unit = chunkUnitValue(algorithm, lowered.layout.size, options.params);
+  options.chunksPerPart =
+      static_cast<uint32_t>((chunks ? chunks : 1) * std::max<int64_t>(1, unit));
+  return options;
+}
+
+/// The documented default until algorithms are chosen by simulation: the
+/// first applicable name of the collective's list, else the first
+/// applicable algorithm of the library.
+static llvm::ArrayRef<llvm::StringRef> defaultPreference(sched::Collective c,
+                                                         bool multiNode) {
+  using C = sched::Collective;
+  static const llvm::StringRef hierarchicalFirst[] = {"hierarchical", "ring",
+                                                      "direct"};
+  static const llvm::StringRef ring[] = {"ring"};
+  static const llvm::StringRef direct[] = {"direct"};
+  static const llvm::StringRef binomial[] = {"binomial"};
+  static const llvm::StringRef pipelined[] = {"pipelined"};
+  switch (c) {
+  case C::AllReduce:
+  case C::AllGather:
+  case C::ReduceScatter:
+    return multiNode ? llvm::ArrayRef<llvm::StringRef>(hierarchicalFirst)
+                     : llvm::ArrayRef<llvm::StringRef>(ring);
+  case C::AllToAll:
+  case C::AllToAllV:
+  case C::Scatter:
+  case C::Gather:
+    return direct;
+  case C::Broadcast:
+  case C::Reduce:
+    return binomial;
+  case C::SendRecv:
+    return pipelined;
+  }
+  return {};
+}
+
+/// Parses --algo into a per-collective choice ("" key: every collective).
+static FailureOr<llvm::StringMap<std::string>>
+parseAlgoOption(ModuleOp module, llvm::StringRef text) {
+  llvm::StringMap<std::string> choice;
+  if (text.empty())
+    return choice;
+  llvm::SmallVector<llvm::StringRef> items;
+  text.split(items, ',', -1, /*KeepEmpty=*/false);
+  for (llvm::StringRef item : items) {
+    auto [key, value] = item.split('=');
+    if (value.empty()) {
+      choice[""] = key.trim().str();
+      continue;
+    }
+    if (!collectiveFromName(key.trim()))
+      return emitError(module.getLoc())
+             << "--algo: '" << key.trim()
+             << "' is not a collective (all_reduce, all_gather, "
+                "reduce_scatter, all_to_all, all_to_all_v, broadcast, "
+                "reduce, scatter, gather, send_recv)";
+    choice[key.trim()] = value.trim().str();
+  }
+  return choice;
+}
+
+FailureOr<std::vector<LoweredCollective>>
+lowerCollectives(ModuleOp module, const AlgorithmLibrary &library,
+                 const LoweringOptions &options) {
+  FailureOr<llvm::StringMap<std::string>> algoChoice =
+      parseAlgoOption(module, options.algo);
+  if (failed(algoChoice))
+    return failure();
+  std::vector<LoweredCollective> lowered = describeCollectives(module);
+  SymbolTable symbols(module);
+  OpBuilder builder(module.getContext());
+  builder.setInsertionPointToEnd(module.getBody());
+  bool ok = true;
+  bool anyNamed = false;
+  int index = 0;
+  for (LoweredCollective &l : lowered) {
+    ++index;
+    const char *name = sched::collectiveName(l.collective);
+    // A recv is lowered with its send, as one send_recv.
+    if (l.op->getName().getStringRef() == "coll.recv")
+      continue;
+    std::string requested;
+    if (auto it = algoChoice->find(name); it != algoChoice->end())
+      requested = it->second;
+    else if (auto all = algoChoice->find(""); all != algoChoice->end())
+      requested = all->second;
+
+    std::vector<const Algorithm *> candidates =
+        library.forCollective(l.collective);
+    if (!requested.empty()) {
+      const Algorithm *a = library.find(l.collective, requested);
+      if (!a && algoChoice->count(name) == 0) {
+        // A bare --algo NAME applies where NAME exists.
+      } else if (!a) {
+        std::vector<std::string> names;
+        for (const Algorithm *c : candidates)
+          names.push_back(c->name);
+        l.op->emitError("--algo: no algorithm '")
+            << requested << "' for " << name << "; the library has: "
+            << (names.empty() ? std::string("none") : llvm::join(names, ", "));
+        ok = false;
+        continue;
+      } else {
+        std::string why;
+        if (!isApplicable(*a, l, why)) {
+          l.op->emitError("--algo: ")
+              << requested << " cannot run this " << name << ": " << why;
+          ok = false;
+          continue;
+        }
+        l.algorithm = a;
+        l.choice = "--algo";
+        anyNamed = true;
+      }
+    }
+    if (!l.algorithm) {
+      bool multiNode = l.layout.nodes >= 2;
+      for (llvm::StringRef preferred :
+           defaultPreference(l.collective, multiNode)) {
+        const Algorithm *a = library.find(l.collective, preferred);
+        std::string why;
+        if (a && isApplicable(*a, l, why)) {
+          l.algorithm = a;
+          l.choice = "default";
+          break;
+        }
+      }
+      for (const Algorithm *a : candidates) {
+        std::string why;
+        if (l.algorithm)
+          break;
+        if (isApplicable(*a, l, why)) {
+          l.algorithm = a;
+          l.choice = "default (first applicable)";
+        } else {
+          l.whyNot += (l.whyNot.empty() ? "" : "; ") + a->name + ": " + why;
+        }
+      }
+      if (!l.algorithm) {
+        if (l.whyNot.empty())
+          l.whyNot = std::string("the library has no algorithm for ") + name;
+        continue;
+      }
+    }
+    // Copy the schedule into the module under a unique name and link it.
+    auto copy = cast<sched::ScheduleOp>(builder.clone(*l.algorithm->schedule));
+    std::string symbol =
+        (llvm::Twine(name) + "_" + l.algorithm->name + "_" + llvm::Twine(index))
+            .str();
+    for (char &c : symbol)
+      if (!llvm::isAlnum(c) && c != '_')
+        c = '_';
+    copy.setSymName(symbol);
+    symbols.insert(copy); // renames on a clash
+    l.schedule = copy;
+    l.expand = expandOptionsFor(*l.algorithm, l, options.chunks);
+    l.op->setAttr("sched.schedule",
+                  FlatSymbolRefAttr::get(copy.getSymNameAttr()));
+    l.op->setAttr("sched.chunks_per_part",
+                  builder.getI64IntegerAttr(l.expand.chunksPerPart));
+  }
+  if (ok && !algoChoice->empty() && algoChoice->count("") && !anyNamed &&
+      !lowered.empty()) {
+    emitError(module.getLoc())
+        << "--algo: no collective of the program has an algorithm named '"
+        << algoChoice->lookup("") << "'";
+    ok = false;
+  }
+  if (!ok)
+    return failure();
+  return lowered;
+}
+
+} // namespace lowering
+} // namespace collc

@@ -1,0 +1,82 @@
+//===- LowerCollectives.h - coll collectives to sched schedules -*- C++ -*-===//
+//
+// Chooses an algorithm for every collective of a module, copies its
+// sched.schedule into the module and links the collective to it
+// (`sched.schedule = @name`, `sched.chunks_per_part = k`). What the schedule
+// is expanded with (group size, chunks, parameters, send counts) is returned
+// so that verification, volumes and simulation use exactly the same values.
+//
+//===----------------------------------------------------------------------===//
+#ifndef COLLC_LOWERING_COLLTOSCHED_LOWERCOLLECTIVES_H
+#define COLLC_LOWERING_COLLTOSCHED_LOWERCOLLECTIVES_H
+
+#include "lowering/CollToSched/AlgorithmLibrary.h"
+#include "lowering/CollToSched/GroupLayout.h"
+
+#include "dialects/Sched/Transforms/Expand.h"
+
+#include "mlir/IR/BuiltinOps.h"
+
+#include <string>
+#include <vector>
+
+namespace collc {
+namespace lowering {
+
+struct LoweringOptions {
+  /// --algo: "NAME" for every collective that has an algorithm of that name
+  /// (an error if none has), or "all_reduce=ring,all_to_all=direct".
+  std::string algo;
+  /// --chunks: chunks per algorithm unit (see collc.chunk_unit); 0 = 1.
+  unsigned chunks = 0;
+};
+
+/// One collective of the module and the schedule chosen for it.
+struct LoweredCollective {
+  mlir::Operation *op = nullptr;
+  sched::Collective collective = sched::Collective::AllReduce;
+  GroupLayout layout;
+  /// Elements of each rank's input buffer (-1: known only at run time) and
+  /// their width.
+  int64_t elementsPerRank = 0;
+  unsigned elementBytes = 0;
+  /// all_to_all_v whose send counts are an SSA value: the schedule is
+  /// expanded with uniform counts, which fixes its structure; the sizes are
+  /// known at run time.
+  bool countsAtRunTime = false;
+  /// The chosen algorithm and why it was chosen; null when none applies
+  /// (`whyNot` then says why).
+  const Algorithm *algorithm = nullptr;
+  std::string choice;
+  std::string whyNot;
+  sched::ScheduleOp schedule; ///< the copy in the module
+  sched::ExpandOptions expand;
+};
+
+/// Whether `algorithm` can run `lowered` (its group size, node layout);
+/// on false, `why` says what is missing.
+bool isApplicable(const Algorithm &algorithm, const LoweredCollective &lowered,
+                  std::string &why);
+
+/// The expansion options of `algorithm` for `lowered`: k = chunks x unit,
+/// gpus_per_node and root parameters, all_to_all_v counts.
+sched::ExpandOptions expandOptionsFor(const Algorithm &algorithm,
+                                      const LoweredCollective &lowered,
+                                      unsigned chunks);
+
+/// Describes every collective of `module` (group layout, sizes), without
+/// choosing algorithms.
+std::vector<LoweredCollective> describeCollectives(mlir::ModuleOp module);
+
+/// Chooses an algorithm for every collective (per `options`, else the
+/// documented default), copies the schedules into the module and links
+/// them. Errors (an unknown --algo name, an algorithm that does not apply)
+/// are diagnostics at the collective.
+mlir::FailureOr<std::vector<LoweredCollective>>
+lowerCollectives(mlir::ModuleOp module, const AlgorithmLibrary &library,
+                 const LoweringOptions &options);
+
+} // namespace lowering
+} // namespace collc
+
+#endif
