@@ -176,6 +176,22 @@ BoundTerm cutBound(const CollectiveSpec &spec, const topo::Topology &topology,
   return in.seconds > out.seconds ? in : out;
 }
 
+BoundTerm maxCutBound(const CollectiveSpec &spec,
+                      const topo::Topology &topology,
+                      const std::vector<std::vector<topo::DeviceId>> &cuts,
+                      const std::string &name) {
+  BoundTerm best;
+  best.name = name;
+  best.reason = name + ": no cut given";
+  for (size_t i = 0; i < cuts.size(); ++i) {
+    BoundTerm term =
+        cutBound(spec, topology, cuts[i], name + " " + std::to_string(i));
+    if (i == 0 || term.seconds > best.seconds)
+      best = term;
+  }
+  return best;
+}
+
 LowerBound lowerBound(const CollectiveSpec &spec,
                       const topo::Topology &topology,
                       const BoundOptions &options) {

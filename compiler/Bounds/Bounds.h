@@ -99,6 +99,13 @@ BoundTerm cutBound(const CollectiveSpec &spec, const topo::Topology &topology,
                    const std::vector<topo::DeviceId> &set,
                    const std::string &name);
 
+/// The largest cutBound over `cuts`, named "NAME i" after their position;
+/// a zero term when `cuts` is empty.
+BoundTerm maxCutBound(const CollectiveSpec &spec,
+                      const topo::Topology &topology,
+                      const std::vector<std::vector<topo::DeviceId>> &cuts,
+                      const std::string &name = "cut");
+
 /// ceil(log2 N) (or 1) hops of the smallest latency between two group
 /// members' GPUs; for send/recv one hop from root to peer.
 BoundTerm latencyBound(const CollectiveSpec &spec,

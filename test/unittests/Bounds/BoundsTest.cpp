@@ -141,6 +141,10 @@ TEST_F(Dgx8x8, GeneralCut) {
   BoundTerm term = cutBound(spec, *topology, half, "half");
   expectRelative(term.seconds, 32.0 * 32 / 64 * kGiB / (32 * 50e9));
   EXPECT_EQ(term.name, "half egress");
+  // Of one GPU and half the machine, the half binds.
+  BoundTerm best = maxCutBound(spec, *topology, {{topology->gpu(0)}, half});
+  EXPECT_EQ(best.name, "cut 1 egress");
+  expectRelative(best.seconds, term.seconds);
 }
 
 TEST_F(Dgx8x8, Options) {
