@@ -17,7 +17,7 @@ using namespace mlir;
 
 namespace collc {
 
-static std::string formatLocation(Location loc) {
+std::string formatLocation(Location loc) {
   if (auto fileLoc = dyn_cast<FileLineColLoc>(loc))
     return llvm::formatv("{0}:{1}:{2}",
                          llvm::sys::path::filename(fileLoc.getFilename()),
@@ -61,6 +61,7 @@ ProgramSummary summarizeProgram(ModuleOp module,
   module.walk([&](Operation *op) {
     if (auto coll = dyn_cast<coll::CollectiveOpInterface>(op)) {
       CollectiveInfo info;
+      info.operation = op;
       info.function = enclosingFunction(op);
       info.location = formatLocation(op->getLoc());
       info.op = coll.getCollectiveName().str();
@@ -153,12 +154,19 @@ void printProgramSummary(const ProgramSummary &summary, raw_ostream &os) {
     note(c.function);
   for (const ComputeInfo &c : summary.compute)
     note(c.function);
+  bool lowered = false;
+  for (const CollectiveInfo &c : summary.collectives)
+    lowered |= !c.verified.empty();
 
   for (const std::string &function : functions) {
     os << "func @" << function << "\n";
-    os << llvm::formatv("  {0,-3} {1,-22} {2,-15} {3,5}  {4,-9} {5,12}  {6}\n",
+    os << llvm::formatv("  {0,-3} {1,-22} {2,-15} {3,5}  {4,-9} {5,12}  {6}",
                         "#", "location", "collective", "group", "axes",
-                        "bytes/rank", "spans");
+                        "bytes/rank", lowered ? "algorithm" : "spans");
+    if (lowered)
+      os << llvm::formatv("{0,-16}{1,5}  {2,-9}{3,11}  {4}", "", "k",
+                          "verified", "sent/rank", "spans");
+    os << "\n";
     int index = 1;
     for (const CollectiveInfo &c : summary.collectives) {
       if (c.function != function)
@@ -166,10 +174,17 @@ void printProgramSummary(const ProgramSummary &summary, raw_ostream &os) {
       std::string axes = llvm::join(c.axes, ",");
       std::string bytes = c.bytesPerRank < 0 ? std::string("at run time")
                                              : formatBytes(c.bytesPerRank);
-      os << llvm::formatv(
-          "  {0,-3} {1,-22} {2,-15} {3,5}  {4,-9} {5,12}  {6}\n", index++,
-          c.location, c.op, c.groupSize, axes.empty() ? "-" : axes, bytes,
-          describeSpan(c));
+      os << llvm::formatv("  {0,-3} {1,-22} {2,-15} {3,5}  {4,-9} {5,12}  ",
+                          index++, c.location, c.op, c.groupSize,
+                          axes.empty() ? "-" : axes, bytes);
+      if (lowered)
+        os << llvm::formatv(
+            "{0,-25}{1,5}  {2,-9}{3,11}  ",
+            c.algorithm.empty() ? "-" : c.algorithm,
+            c.chunks ? std::to_string(c.chunks) : std::string("-"),
+            c.verified.empty() ? "-" : c.verified,
+            c.sentPerRank < 0 ? std::string("-") : formatBytes(c.sentPerRank));
+      os << describeSpan(c) << "\n";
     }
     if (index == 1)
       os << "      (no collectives)\n";

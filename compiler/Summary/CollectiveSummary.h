@@ -21,6 +21,7 @@ class Topology;
 
 /// One collective of the program, as collc reports it.
 struct CollectiveInfo {
+  mlir::Operation *operation = nullptr;
   std::string function;          ///< the enclosing func.func
   std::string location;          ///< file:line:col of the op
   std::string op;                ///< e.g. "all_reduce"
@@ -30,6 +31,12 @@ struct CollectiveInfo {
   int64_t bytesPerRank = 0; ///< negative: known only at run time
   int64_t nodesSpanned = 0; ///< nodes holding the group of rank 0
   int64_t ranksPerNode = 0; ///< group members on each of those nodes
+  /// Filled once lowered: the algorithm, chunks per part, whether
+  /// sched-verify proved the schedule, the most bytes any rank sends.
+  std::string algorithm;
+  int64_t chunks = 0;
+  std::string verified;
+  int64_t sentPerRank = -1;
 };
 
 /// One compute op of the program.
@@ -49,6 +56,10 @@ struct ProgramSummary {
 /// Collects the summary of a verified module whose meshes fit the topology.
 ProgramSummary summarizeProgram(mlir::ModuleOp module,
                                 const topo::Topology &topology);
+
+/// "file.mlir:12:5" for a file location (the file's name without its
+/// directories), looking through name and fused locations; "?" otherwise.
+std::string formatLocation(mlir::Location loc);
 
 /// Prints the summary as aligned tables.
 void printProgramSummary(const ProgramSummary &summary, llvm::raw_ostream &os);

@@ -5,9 +5,13 @@
 // not exist yet are named as such on every run.
 //
 //===----------------------------------------------------------------------===//
+#include "compiler/Check/CheckLowered.h"
 #include "compiler/Pipeline/Pipeline.h"
 #include "compiler/Summary/CollectiveSummary.h"
 #include "compiler/Topology/Topology.h"
+#include "compiler/Volume/Volume.h"
+#include "lowering/CollToSched/AlgorithmLibrary.h"
+#include "lowering/CollToSched/LowerCollectives.h"
 
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -17,6 +21,7 @@
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/CrashRecoveryContext.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -29,6 +34,7 @@
 #include <sstream>
 
 using namespace mlir;
+namespace sched = collc::sched;
 namespace cl = llvm::cl;
 
 static cl::OptionCategory collcCategory("collc options");
@@ -55,7 +61,7 @@ static cl::opt<bool> dumpTopology(
              "and exit; no input program is needed"),
     cl::cat(collcCategory));
 
-enum class EmitKind { Summary, Mlir };
+enum class EmitKind { Summary, Mlir, Sched, Volumes };
 static cl::opt<EmitKind>
     emitKind("emit", cl::desc("What to write"), cl::init(EmitKind::Summary),
              cl::values(clEnumValN(EmitKind::Summary, "summary",
@@ -63,8 +69,31 @@ static cl::opt<EmitKind>
                                    "(default)"),
                         clEnumValN(EmitKind::Mlir, "mlir",
                                    "the verified module with the coll.topology "
-                                   "attribute attached")),
+                                   "attribute attached"),
+                        clEnumValN(EmitKind::Sched, "sched",
+                                   "the lowered module: every collective "
+                                   "linked to its sched.schedule"),
+                        clEnumValN(EmitKind::Volumes, "volumes",
+                                   "the bytes each rank sends and receives "
+                                   "and each link carries, per collective")),
              cl::cat(collcCategory));
+
+static cl::opt<std::string> algoOption(
+    "algo",
+    cl::desc("Algorithm: NAME for every collective that has one of that "
+             "name, or COLLECTIVE=NAME,... (e.g. all_reduce=ring)"),
+    cl::value_desc("NAME|COLL=NAME,..."), cl::cat(collcCategory));
+
+static cl::opt<unsigned> chunksOption(
+    "chunks",
+    cl::desc("Chunks per algorithm unit (pipelining depth); default 1"),
+    cl::value_desc("K"), cl::init(0), cl::cat(collcCategory));
+
+static cl::list<std::string> algoFiles(
+    "algo-file",
+    cl::desc("Add the sched.schedule algorithms of FILE to the library; "
+             "they are verified and used like built-in ones"),
+    cl::value_desc("FILE"), cl::cat(collcCategory));
 
 static cl::opt<std::string>
     outputFilename("o", cl::desc("Write the output to FILE (default: stdout)"),
@@ -115,15 +144,118 @@ static std::unique_ptr<collc::topo::Topology> loadTopology(std::string &name,
 }
 
 /// The stages of the path from program to run, and whether each exists yet.
-static void printStages(llvm::raw_ostream &os) {
+static void printStages(const std::vector<collc::CheckedCollective> &checked,
+                        llvm::raw_ostream &os) {
+  // A recv is lowered with its send, so it is not counted on its own.
+  size_t lowered = 0, verified = 0, total = 0;
+  for (const collc::CheckedCollective &c : checked) {
+    if (c.lowered.op->getName().getStringRef() == "coll.recv")
+      continue;
+    ++total;
+    lowered += c.lowered.algorithm != nullptr;
+    verified += c.verified();
+  }
   os << "stages:\n"
      << "  parse and verify (coll dialect)        done\n"
      << "  graph checks (coll-verify-graph)       done\n"
      << "  topology loaded and attached           done\n"
-     << "  lowering to sched (algorithm library)  not implemented yet\n"
-     << "  schedule verification (sched-verify)   not implemented yet\n"
+     << "  lowering to sched (algorithm library)  done for " << lowered
+     << " of " << total << " collectives\n"
+     << "  schedule verification (sched-verify)   done: " << verified << " of "
+     << lowered << " schedules verified\n"
      << "  simulation, algorithm selection        not implemented yet\n"
      << "  plan / CUDA emission, running          not implemented yet\n";
+}
+
+/// Adds each collective's algorithm, chunk count, verification result and
+/// the most bytes any rank sends to the summary's rows.
+static void
+addLoweringToSummary(const std::vector<collc::CheckedCollective> &checked,
+                     const collc::topo::Topology &topology,
+                     collc::ProgramSummary &summary) {
+  for (collc::CollectiveInfo &info : summary.collectives) {
+    for (const collc::CheckedCollective &c : checked) {
+      if (c.lowered.op != info.operation)
+        continue;
+      if (!c.lowered.algorithm) {
+        info.verified = "-";
+        break;
+      }
+      info.algorithm = c.lowered.algorithm->name;
+      info.chunks = c.lowered.expand.chunksPerPart;
+      info.verified = c.verified() ? "yes" : "NO";
+      if (c.program && c.lowered.elementsPerRank >= 0)
+        info.sentPerRank =
+            collc::computeVolumes(*c.program, c.lowered.elementsPerRank,
+                                  c.lowered.elementBytes)
+                .maxBytesSent();
+      break;
+    }
+  }
+  (void)topology;
+}
+
+/// Says which collectives have no schedule yet, and why.
+static void
+printNotLowered(const std::vector<collc::CheckedCollective> &checked,
+                llvm::raw_ostream &os) {
+  for (const collc::CheckedCollective &c : checked) {
+    if (c.lowered.algorithm ||
+        c.lowered.op->getName().getStringRef() == "coll.recv")
+      continue;
+    std::string location = collc::formatLocation(c.lowered.op->getLoc());
+    os << "not lowered: " << c.lowered.op->getName().getStringRef() << " at "
+       << location << ": " << c.lowered.whyNot << "\n";
+  }
+}
+
+/// --emit=volumes: per collective, the bytes every rank sends and receives
+/// and the busiest links of the topology.
+static void printVolumes(const std::vector<collc::CheckedCollective> &checked,
+                         const collc::topo::Topology &topology,
+                         llvm::raw_ostream &os) {
+  for (const collc::CheckedCollective &c : checked) {
+    if (!c.program)
+      continue;
+    const collc::lowering::LoweredCollective &l = c.lowered;
+    std::string location = collc::formatLocation(l.op->getLoc());
+    os << sched::collectiveName(l.collective) << " at " << location << ": "
+       << l.algorithm->name << ", n = " << l.layout.size
+       << ", k = " << l.expand.chunksPerPart;
+    if (l.elementsPerRank < 0) {
+      os << ": sizes known only at run time\n";
+      continue;
+    }
+    int64_t bytes = l.elementsPerRank * l.elementBytes;
+    os << ", M = " << bytes << " B per rank\n";
+    if (!l.algorithm->volume.empty())
+      os << "  closed form of the bytes sent: " << l.algorithm->volume << "\n";
+    std::vector<int> gpus(l.layout.meshRanks.begin(), l.layout.meshRanks.end());
+    collc::VolumeReport volumes = collc::computeVolumes(
+        *c.program, l.elementsPerRank, l.elementBytes, &topology, gpus);
+    os << "  rank        sent    received\n";
+    for (size_t r = 0; r < volumes.ranks.size(); ++r)
+      os << llvm::formatv("  {0,4} {1,11} {2,11}\n", r,
+                          volumes.ranks[r].bytesSent,
+                          volumes.ranks[r].bytesReceived);
+    os << "  total sent: " << volumes.totalBytesSent() << " B\n";
+    // The busiest links, by bytes carried.
+    std::vector<size_t> order(volumes.linkBytes.size());
+    for (size_t i = 0; i < order.size(); ++i)
+      order[i] = i;
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+      return volumes.linkBytes[a] > volumes.linkBytes[b];
+    });
+    os << "  busiest links:\n";
+    for (size_t i = 0; i < order.size() && i < 5; ++i) {
+      if (volumes.linkBytes[order[i]] == 0)
+        break;
+      const collc::topo::Link &link = topology.link(order[i]);
+      os << llvm::formatv(
+          "    {0} -> {1}: {2} B\n", topology.device(link.src).name,
+          topology.device(link.dst).name, volumes.linkBytes[order[i]]);
+    }
+  }
 }
 
 static int run() {
@@ -196,21 +328,58 @@ static int run() {
     return 1;
   collc::attachTopology(*module, *topology, topologyPath);
 
+  // Lower every collective and prove each schedule before reporting it.
+  collc::lowering::AlgorithmLibrary library(&context);
+  if (failed(library.loadBuiltins()))
+    return 1;
+  for (const std::string &file : algoFiles)
+    if (failed(library.loadFile(file)))
+      return 1;
+  collc::lowering::LoweringOptions loweringOptions;
+  loweringOptions.algo = algoOption;
+  loweringOptions.chunks = chunksOption;
+  FailureOr<std::vector<collc::lowering::LoweredCollective>> lowered =
+      collc::lowering::lowerCollectives(*module, library, loweringOptions);
+  if (failed(lowered))
+    return 1;
+  std::vector<collc::CheckedCollective> checked =
+      collc::checkLowered(std::move(*lowered), collc::sched::VerifyOptions());
+  bool allVerified = true;
+  for (const collc::CheckedCollective &c : checked)
+    allVerified &= !c.lowered.algorithm || c.verified();
+  if (!allVerified)
+    return 1;
+
   // Build the whole output first, then write it in one go, so that a failure
   // never leaves a half-written file behind.
   std::string output;
   llvm::raw_string_ostream os(output);
-  if (emitKind == EmitKind::Mlir) {
+  if (emitKind == EmitKind::Mlir || emitKind == EmitKind::Sched) {
+    if (emitKind == EmitKind::Mlir) {
+      // The program as written, with the topology attached.
+      module->walk([](Operation *op) {
+        op->removeAttr("sched.schedule");
+        op->removeAttr("sched.chunks_per_part");
+      });
+      for (auto schedule : llvm::make_early_inc_range(
+               module->getOps<collc::sched::ScheduleOp>()))
+        schedule.erase();
+    }
     module->print(os);
     os << "\n";
+  } else if (emitKind == EmitKind::Volumes) {
+    printVolumes(checked, *topology, os);
   } else {
     os << "collc: " << llvm::sys::path::filename(inputFilename)
        << " on topology " << topologyName << " (" << topology->numGpus()
        << " GPUs: " << topology->numNodes() << " node"
        << (topology->numNodes() == 1 ? "" : "s") << " x "
        << topology->gpusPerNode() << ")\n";
-    collc::printProgramSummary(collc::summarizeProgram(*module, *topology), os);
-    printStages(os);
+    collc::ProgramSummary summary = collc::summarizeProgram(*module, *topology);
+    addLoweringToSummary(checked, *topology, summary);
+    collc::printProgramSummary(summary, os);
+    printNotLowered(checked, os);
+    printStages(checked, os);
   }
   os.flush();
 
