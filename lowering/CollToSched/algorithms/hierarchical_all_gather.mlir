@@ -1,0 +1,78 @@
+// Hierarchical all-gather: inter-node rings per rail, then intra-node rings,
+// overlapped. Requires nodes: n = N g ranks, g = gpus_per_node >= 2
+// consecutive ranks per node, N = n / g >= 2 nodes; rank r is local rank
+// l = r mod g of node a = r floordiv g.
+//
+// Channel 0 (network): the ranks of rail l (local rank l of every node, peers
+// r +- g) all-gather their inputs around a ring of N: at step s rank r
+// receives the input of rank (r - s g) mod n, the rail-l part of node a - s.
+// Channel 1 (node): for each node a - s (s = 0 .. N-1, in the order channel 0
+// receives them) the g ranks of a node all-gather their rail parts of that
+// node around a ring of g (peers on the same node, l +- 1 mod g); s = 0 is
+// the rank's own input, every other part waits for channel 0 to receive it.
+//
+// Why inter-node first: each node must import the (n - g) M bytes of the
+// other nodes, (N-1) M per NIC-affine rank; rails carry exactly that, once.
+// Gathering within the node first would send every node's g parts over
+// every rail (g times more); the intra-node phase then moves (g-1) N M per
+// rank over NVLink, overlapped with the network phase chunk by chunk.
+//
+// Chunking: chunk-major on both channels (all N parts of chunk c before
+// chunk c + 1), so channel 1 forwards chunk c of node a - s as soon as
+// channel 0 has it, and no connection holds more than two unreceived sends.
+//
+// Bytes sent per rank: (N-1) M over the network + (g-1) N M within the node
+// = (n-1) M (M = input bytes of a rank). Steps: (N-1) + (g-1).
+// Instructions per rank: k N (g + 1) + 1; transfers:
+// n k (N - 1 + N (g - 1)) = n (n - 1) k.
+
+sched.schedule @hierarchical_all_gather collective = all_gather
+    algorithm = "hierarchical"
+    attributes {collc.requires = ["nodes"],
+                collc.volume = "(n-1) M: (n/g-1) M inter-node + (g-1) n/g M intra-node",
+                collc.steps = "(n/g-1) + (g-1)"}
+    params = {gpus_per_node = 8}
+    description = "hierarchical: rail rings across nodes, then node rings, chunk-pipelined and overlapped; needs nodes; (n-1) M sent per rank, (n/g-1) M of it inter-node" {
+  sched.channel 0 {
+    sched.for c = 0 to k {
+      sched.send to "(r + gpus_per_node) mod n" src = input[c]
+      sched.for s = 1 to "n floordiv gpus_per_node - 1" {
+        sched.recv_copy_send from "(r - gpus_per_node) mod n"
+            to "(r + gpus_per_node) mod n"
+            dst = output["((r - s * gpus_per_node) mod n) * k + c"] step = s
+      }
+      sched.recv from "(r - gpus_per_node) mod n"
+          dst = output["((r + gpus_per_node) mod n) * k + c"]
+          step = "n floordiv gpus_per_node - 1"
+    }
+    sched.copy src = input[0] dst = output["r * k"] count = k
+  }
+  sched.channel 1 {
+    sched.for c = 0 to k {
+      sched.for s = 0 to "n floordiv gpus_per_node" {
+        // The rail-l part of node a - s: (r - s g) mod n. Channel 0 receives
+        // chunk c of it at its instruction c N + s.
+        sched.if "s == 0" {
+          sched.send to "r floordiv gpus_per_node * gpus_per_node + (r + 1) mod gpus_per_node"
+              src = input[c] step = "n floordiv gpus_per_node - 1"
+        } else {
+          sched.send to "r floordiv gpus_per_node * gpus_per_node + (r + 1) mod gpus_per_node"
+              src = output["((r - s * gpus_per_node) mod n) * k + c"]
+              step = "n floordiv gpus_per_node - 1"
+              after = [(channel 0, index "c * (n floordiv gpus_per_node) + s")]
+        }
+        sched.for t = 1 to "gpus_per_node - 1" {
+          sched.recv_copy_send
+              from "r floordiv gpus_per_node * gpus_per_node + (r - 1) mod gpus_per_node"
+              to "r floordiv gpus_per_node * gpus_per_node + (r + 1) mod gpus_per_node"
+              dst = output["((r - s * gpus_per_node) mod n - r mod gpus_per_node + (r - t) mod gpus_per_node) * k + c"]
+              step = "n floordiv gpus_per_node - 1 + t"
+        }
+        sched.recv
+            from "r floordiv gpus_per_node * gpus_per_node + (r - 1) mod gpus_per_node"
+            dst = output["((r - s * gpus_per_node) mod n - r mod gpus_per_node + (r + 1) mod gpus_per_node) * k + c"]
+            step = "n floordiv gpus_per_node + gpus_per_node - 2"
+      }
+    }
+  }
+}
