@@ -1,0 +1,65 @@
+// The built-in binomial reduce is correct (every contribution counted once)
+// and deadlock-free for every group size, root and chunk count asked for.
+// Counts: per chunk, each of the n - 1 tree edges is one send and one fused
+// recv_reduce_copy (the first child is added to the input, the others to the
+// output; leaves send their input): 2 (n-1) k instructions, (n-1) k
+// transfers. Volume: M sent by every rank but the root, which receives
+// ceil(log2 n) M; steps ceil(log2 n).
+//
+// Roots 0, 1, the middle one and the last.
+// RUN: collc-opt %collc_src/lowering/CollToSched/algorithms/binomial_reduce.mlir --sched-verify="group-sizes=2,3,6,12,24,64 chunks=1,2,3 params=root=0" -o /dev/null 2>&1 | FileCheck %s --check-prefix=CHECK
+// RUN: collc-opt %collc_src/lowering/CollToSched/algorithms/binomial_reduce.mlir --sched-verify="group-sizes=2,3,6,12,24,64 chunks=1,2,3 params=root=1" -o /dev/null 2>&1 | FileCheck %s --check-prefix=CHECK
+// RUN: collc-opt %collc_src/lowering/CollToSched/algorithms/binomial_reduce.mlir --sched-verify="group-sizes=3 chunks=1,2,3 params=root=2" -o /dev/null 2>&1 | FileCheck %s --check-prefix=N3ROOT2
+// RUN: collc-opt %collc_src/lowering/CollToSched/algorithms/binomial_reduce.mlir --sched-verify="group-sizes=6 chunks=1,2,3 params=root=3" -o /dev/null 2>&1 | FileCheck %s --check-prefix=N6ROOT3
+// RUN: collc-opt %collc_src/lowering/CollToSched/algorithms/binomial_reduce.mlir --sched-verify="group-sizes=6 chunks=1,2,3 params=root=5" -o /dev/null 2>&1 | FileCheck %s --check-prefix=N6ROOT3
+// RUN: collc-opt %collc_src/lowering/CollToSched/algorithms/binomial_reduce.mlir --sched-verify="group-sizes=12 chunks=1,2,3 params=root=6" -o /dev/null 2>&1 | FileCheck %s --check-prefix=N12ROOT6
+// RUN: collc-opt %collc_src/lowering/CollToSched/algorithms/binomial_reduce.mlir --sched-verify="group-sizes=12 chunks=1,2,3 params=root=11" -o /dev/null 2>&1 | FileCheck %s --check-prefix=N12ROOT6
+// RUN: collc-opt %collc_src/lowering/CollToSched/algorithms/binomial_reduce.mlir --sched-verify="group-sizes=24 chunks=1,2,3 params=root=12" -o /dev/null 2>&1 | FileCheck %s --check-prefix=N24ROOT12
+// RUN: collc-opt %collc_src/lowering/CollToSched/algorithms/binomial_reduce.mlir --sched-verify="group-sizes=24 chunks=1,2,3 params=root=23" -o /dev/null 2>&1 | FileCheck %s --check-prefix=N24ROOT12
+// RUN: collc-opt %collc_src/lowering/CollToSched/algorithms/binomial_reduce.mlir --sched-verify="group-sizes=64 chunks=1,2,3 params=root=32" -o /dev/null 2>&1 | FileCheck %s --check-prefix=N64ROOT32
+// RUN: collc-opt %collc_src/lowering/CollToSched/algorithms/binomial_reduce.mlir --sched-verify="group-sizes=64 chunks=1,2,3 params=root=63" -o /dev/null 2>&1 | FileCheck %s --check-prefix=N64ROOT32
+// CHECK-NOT: error
+// CHECK: sched-verify: @binomial_reduce: n = 2, k = 1: verified (2 instructions, 1 transfers)
+// CHECK: sched-verify: @binomial_reduce: n = 2, k = 2: verified (4 instructions, 2 transfers)
+// CHECK: sched-verify: @binomial_reduce: n = 2, k = 3: verified (6 instructions, 3 transfers)
+// CHECK: sched-verify: @binomial_reduce: n = 3, k = 1: verified (4 instructions, 2 transfers)
+// CHECK: sched-verify: @binomial_reduce: n = 3, k = 2: verified (8 instructions, 4 transfers)
+// CHECK: sched-verify: @binomial_reduce: n = 3, k = 3: verified (12 instructions, 6 transfers)
+// CHECK: sched-verify: @binomial_reduce: n = 6, k = 1: verified (10 instructions, 5 transfers)
+// CHECK: sched-verify: @binomial_reduce: n = 6, k = 2: verified (20 instructions, 10 transfers)
+// CHECK: sched-verify: @binomial_reduce: n = 6, k = 3: verified (30 instructions, 15 transfers)
+// CHECK: sched-verify: @binomial_reduce: n = 12, k = 1: verified (22 instructions, 11 transfers)
+// CHECK: sched-verify: @binomial_reduce: n = 12, k = 2: verified (44 instructions, 22 transfers)
+// CHECK: sched-verify: @binomial_reduce: n = 12, k = 3: verified (66 instructions, 33 transfers)
+// CHECK: sched-verify: @binomial_reduce: n = 24, k = 1: verified (46 instructions, 23 transfers)
+// CHECK: sched-verify: @binomial_reduce: n = 24, k = 2: verified (92 instructions, 46 transfers)
+// CHECK: sched-verify: @binomial_reduce: n = 24, k = 3: verified (138 instructions, 69 transfers)
+// CHECK: sched-verify: @binomial_reduce: n = 64, k = 1: verified (126 instructions, 63 transfers)
+// CHECK: sched-verify: @binomial_reduce: n = 64, k = 2: verified (252 instructions, 126 transfers)
+// CHECK: sched-verify: @binomial_reduce: n = 64, k = 3: verified (378 instructions, 189 transfers)
+// CHECK-NOT: error
+// N3ROOT2-NOT: error
+// N3ROOT2: sched-verify: @binomial_reduce: n = 3, k = 1: verified (4 instructions, 2 transfers)
+// N3ROOT2: sched-verify: @binomial_reduce: n = 3, k = 2: verified (8 instructions, 4 transfers)
+// N3ROOT2: sched-verify: @binomial_reduce: n = 3, k = 3: verified (12 instructions, 6 transfers)
+// N3ROOT2-NOT: error
+// N6ROOT3-NOT: error
+// N6ROOT3: sched-verify: @binomial_reduce: n = 6, k = 1: verified (10 instructions, 5 transfers)
+// N6ROOT3: sched-verify: @binomial_reduce: n = 6, k = 2: verified (20 instructions, 10 transfers)
+// N6ROOT3: sched-verify: @binomial_reduce: n = 6, k = 3: verified (30 instructions, 15 transfers)
+// N6ROOT3-NOT: error
+// N12ROOT6-NOT: error
+// N12ROOT6: sched-verify: @binomial_reduce: n = 12, k = 1: verified (22 instructions, 11 transfers)
+// N12ROOT6: sched-verify: @binomial_reduce: n = 12, k = 2: verified (44 instructions, 22 transfers)
+// N12ROOT6: sched-verify: @binomial_reduce: n = 12, k = 3: verified (66 instructions, 33 transfers)
+// N12ROOT6-NOT: error
+// N24ROOT12-NOT: error
+// N24ROOT12: sched-verify: @binomial_reduce: n = 24, k = 1: verified (46 instructions, 23 transfers)
+// N24ROOT12: sched-verify: @binomial_reduce: n = 24, k = 2: verified (92 instructions, 46 transfers)
+// N24ROOT12: sched-verify: @binomial_reduce: n = 24, k = 3: verified (138 instructions, 69 transfers)
+// N24ROOT12-NOT: error
+// N64ROOT32-NOT: error
+// N64ROOT32: sched-verify: @binomial_reduce: n = 64, k = 1: verified (126 instructions, 63 transfers)
+// N64ROOT32: sched-verify: @binomial_reduce: n = 64, k = 2: verified (252 instructions, 126 transfers)
+// N64ROOT32: sched-verify: @binomial_reduce: n = 64, k = 3: verified (378 instructions, 189 transfers)
+// N64ROOT32-NOT: error
