@@ -1,0 +1,42 @@
+// Hierarchical reduce-scatter: correct and deadlock-free on 2 or more nodes of
+// 2 or more GPUs (it requires nodes), for the (n, gpus_per_node) pairs
+// (4,2) (6,2) (12,2) (6,3) (12,3) (12,4) (24,4) (16,8) (24,8) (64,8) and
+// chunks 1, 2, 3. Counts: n k N (g + 1) instructions, n (n - 1) k transfers, N = n / g.
+// RUN: collc-opt %collc_src/lowering/CollToSched/algorithms/hierarchical_reduce_scatter.mlir --sched-verify="group-sizes=4,6,12 chunks=1,2,3 params=gpus_per_node=2" -o /dev/null 2>&1 | FileCheck %s --check-prefix=G2 --implicit-check-not=error
+// RUN: collc-opt %collc_src/lowering/CollToSched/algorithms/hierarchical_reduce_scatter.mlir --sched-verify="group-sizes=6,12 chunks=1,2,3 params=gpus_per_node=3" -o /dev/null 2>&1 | FileCheck %s --check-prefix=G3 --implicit-check-not=error
+// RUN: collc-opt %collc_src/lowering/CollToSched/algorithms/hierarchical_reduce_scatter.mlir --sched-verify="group-sizes=12,24 chunks=1,2,3 params=gpus_per_node=4" -o /dev/null 2>&1 | FileCheck %s --check-prefix=G4 --implicit-check-not=error
+// RUN: collc-opt %collc_src/lowering/CollToSched/algorithms/hierarchical_reduce_scatter.mlir --sched-verify="group-sizes=16,24,64 chunks=1,2,3 params=gpus_per_node=8" -o /dev/null 2>&1 | FileCheck %s --check-prefix=G8 --implicit-check-not=error
+// G2: sched-verify: @hierarchical_reduce_scatter: n = 4, k = 1: verified (24 instructions, 12 transfers)
+// G2: sched-verify: @hierarchical_reduce_scatter: n = 4, k = 2: verified (48 instructions, 24 transfers)
+// G2: sched-verify: @hierarchical_reduce_scatter: n = 4, k = 3: verified (72 instructions, 36 transfers)
+// G2: sched-verify: @hierarchical_reduce_scatter: n = 6, k = 1: verified (54 instructions, 30 transfers)
+// G2: sched-verify: @hierarchical_reduce_scatter: n = 6, k = 2: verified (108 instructions, 60 transfers)
+// G2: sched-verify: @hierarchical_reduce_scatter: n = 6, k = 3: verified (162 instructions, 90 transfers)
+// G2: sched-verify: @hierarchical_reduce_scatter: n = 12, k = 1: verified (216 instructions, 132 transfers)
+// G2: sched-verify: @hierarchical_reduce_scatter: n = 12, k = 2: verified (432 instructions, 264 transfers)
+// G2: sched-verify: @hierarchical_reduce_scatter: n = 12, k = 3: verified (648 instructions, 396 transfers)
+// G2-NOT: error
+// G3: sched-verify: @hierarchical_reduce_scatter: n = 6, k = 1: verified (48 instructions, 30 transfers)
+// G3: sched-verify: @hierarchical_reduce_scatter: n = 6, k = 2: verified (96 instructions, 60 transfers)
+// G3: sched-verify: @hierarchical_reduce_scatter: n = 6, k = 3: verified (144 instructions, 90 transfers)
+// G3: sched-verify: @hierarchical_reduce_scatter: n = 12, k = 1: verified (192 instructions, 132 transfers)
+// G3: sched-verify: @hierarchical_reduce_scatter: n = 12, k = 2: verified (384 instructions, 264 transfers)
+// G3: sched-verify: @hierarchical_reduce_scatter: n = 12, k = 3: verified (576 instructions, 396 transfers)
+// G3-NOT: error
+// G4: sched-verify: @hierarchical_reduce_scatter: n = 12, k = 1: verified (180 instructions, 132 transfers)
+// G4: sched-verify: @hierarchical_reduce_scatter: n = 12, k = 2: verified (360 instructions, 264 transfers)
+// G4: sched-verify: @hierarchical_reduce_scatter: n = 12, k = 3: verified (540 instructions, 396 transfers)
+// G4: sched-verify: @hierarchical_reduce_scatter: n = 24, k = 1: verified (720 instructions, 552 transfers)
+// G4: sched-verify: @hierarchical_reduce_scatter: n = 24, k = 2: verified (1440 instructions, 1104 transfers)
+// G4: sched-verify: @hierarchical_reduce_scatter: n = 24, k = 3: verified (2160 instructions, 1656 transfers)
+// G4-NOT: error
+// G8: sched-verify: @hierarchical_reduce_scatter: n = 16, k = 1: verified (288 instructions, 240 transfers)
+// G8: sched-verify: @hierarchical_reduce_scatter: n = 16, k = 2: verified (576 instructions, 480 transfers)
+// G8: sched-verify: @hierarchical_reduce_scatter: n = 16, k = 3: verified (864 instructions, 720 transfers)
+// G8: sched-verify: @hierarchical_reduce_scatter: n = 24, k = 1: verified (648 instructions, 552 transfers)
+// G8: sched-verify: @hierarchical_reduce_scatter: n = 24, k = 2: verified (1296 instructions, 1104 transfers)
+// G8: sched-verify: @hierarchical_reduce_scatter: n = 24, k = 3: verified (1944 instructions, 1656 transfers)
+// G8: sched-verify: @hierarchical_reduce_scatter: n = 64, k = 1: verified (4608 instructions, 4032 transfers)
+// G8: sched-verify: @hierarchical_reduce_scatter: n = 64, k = 2: verified (9216 instructions, 8064 transfers)
+// G8: sched-verify: @hierarchical_reduce_scatter: n = 64, k = 3: verified (13824 instructions, 12096 transfers)
+// G8-NOT: error
