@@ -18,8 +18,10 @@
 // Bytes sent per rank (n a power of two): (n-1) M (M = input bytes of a
 // rank). Steps: log2 n; otherwise floor(log2 n) + 2, rank r < n - q sends
 // its RD blocks plus (n-1) M in the post step, rank r >= q sends M.
-// Instructions per rank (n a power of two): 2 log2 n + 1; transfers
-// n log2 n.
+// Instructions: n (2 log2 n + 1), transfers n log2 n for n a power of two;
+// otherwise, with L = log2 q, R = n - q and E = sum over d < q of
+// d ceil(R / d) (remainder blocks exchanged): q (2 L + 1) + 7 R - 2 + 2 E
+// instructions and q L + E + 3 R - 1 transfers.
 // Step labels: 0 (pre), d (distance d), q (post).
 
 sched.schedule @recursive_doubling_all_gather collective = all_gather

@@ -21,7 +21,10 @@
 // Bytes sent per rank (n a power of two): (n-1)/n M (M = input bytes of a
 // rank, n parts). Steps: log2 n; otherwise floor(log2 n) + 2, remainder
 // ranks send M, the ranks that serve them 1/n M more.
-// Instructions per rank (n a power of two): 2 log2 n; transfers n log2 n.
+// Instructions: 2 n log2 n, transfers n log2 n for n a power of two;
+// otherwise, with L = log2 q, R = n - q and E = sum over d < q of
+// d ceil(R / d) (remainder blocks exchanged): 2 q L + 4 R + 2 E
+// instructions and q L + E + 2 R transfers.
 // Step labels: 0 (pre), d (distance d), q (post).
 
 sched.schedule @recursive_halving_reduce_scatter collective = reduce_scatter
