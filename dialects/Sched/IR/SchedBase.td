@@ -31,8 +31,9 @@ def Sched_Dialect : Dialect {
     **Expressions.** Every peer, chunk index, count, step, loop bound and
     dependency index is an integer or an expression over
 
-    - dims `(r, v0, v1, ...)`: the rank, then the variables of the enclosing
-      `sched.for` loops, outermost first;
+    - dims `(r, v0, v1, ...)`: the rank, then the variable of an enclosing
+      channel range and those of the enclosing `sched.for` loops, outermost
+      first;
     - symbols `[n, k, p0, p1, ...]`: the group size, the chunks per part,
       then the schedule's named integer parameters in alphabetical order.
 
@@ -180,8 +181,19 @@ def Sched_DependencyAttr : AttrDef<Sched_Dialect, "Dependency"> {
     stream) of channel `channel` of the same rank has completed. `index` is
     an expression in the scope of the instruction. Inside an instruction the
     custom syntax is `after = [(channel 1, index "s - 1")]`.
+
+    Inside a channel range (`sched.channel c = 0 to "rings"`) the channel
+    may be an expression too, `after = [(channel "c - 2", index j)]`: it is
+    then held in `channel_expr` (an expression in the scope of the
+    instruction, evaluated at expansion) and `channel` is 0.
   }];
-  let parameters = (ins "uint32_t":$channel, "::mlir::Attribute":$index);
+  let parameters = (ins "uint32_t":$channel, "::mlir::Attribute":$index,
+                        OptionalParameter<"::mlir::Attribute">:$channel_expr);
+  let builders = [
+    AttrBuilder<(ins "uint32_t":$channel, "::mlir::Attribute":$index), [{
+      return $_get($_ctxt, channel, index, ::mlir::Attribute());
+    }]>
+  ];
   let assemblyFormat = "`<` struct(params) `>`";
 }
 

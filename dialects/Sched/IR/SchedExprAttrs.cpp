@@ -106,7 +106,8 @@ unsigned getLoopDepth(Operation *op) {
   unsigned depth = 0;
   for (Operation *parent = op->getParentOp(); parent;
        parent = parent->getParentOp())
-    if (isa<ForOp>(parent))
+    if (isa<ForOp>(parent) ||
+        (isa<ChannelOp>(parent) && cast<ChannelOp>(parent).isRange()))
       ++depth;
   return depth;
 }
@@ -119,6 +120,8 @@ ExprScope getExprScope(Operation *op) {
        parent = parent->getParentOp()) {
     if (auto loop = dyn_cast<ForOp>(parent))
       loops.push_back(loop.getVar());
+    if (auto channel = dyn_cast<ChannelOp>(parent); channel && channel.isRange())
+      loops.push_back(*channel.getVar());
     if ((schedule = dyn_cast<ScheduleOp>(parent)))
       break;
   }

@@ -114,6 +114,42 @@ std::optional<int32_t> getExplicitRank(Operation *op) {
   return std::nullopt;
 }
 
+/// The ids a channel op stands for: [first, end), end unknown (nullopt)
+/// for a range whose bound is symbolic.
+struct ChannelIds {
+  int64_t first = 0;
+  std::optional<int64_t> end;
+};
+
+ChannelIds getChannelIds(ChannelOp channel) {
+  ChannelIds ids;
+  ids.first = channel.getId();
+  if (!channel.isRange())
+    ids.end = ids.first + 1;
+  else if (std::optional<int64_t> upper = getConstant(channel.getUpperAttr()))
+    ids.end = std::max(*upper, ids.first);
+  return ids;
+}
+
+/// Checks that the channel ops of a block stand for distinct ids, where the
+/// ids are known before expansion (expansion checks the others).
+LogicalResult verifyDistinctChannels(Block &block, StringRef where) {
+  SmallVector<std::pair<ChannelOp, ChannelIds>> seen;
+  for (ChannelOp channel : block.getOps<ChannelOp>()) {
+    ChannelIds ids = getChannelIds(channel);
+    for (auto &[other, otherIds] : seen) {
+      if (!ids.end || !otherIds.end)
+        continue;
+      int64_t first = std::max(ids.first, otherIds.first);
+      if (first < std::min(*ids.end, *otherIds.end))
+        return channel.emitOpError("channel ")
+               << first << " appears twice in " << where;
+    }
+    seen.emplace_back(channel, ids);
+  }
+  return success();
+}
+
 } // namespace
 
 //===----------------------------------------------------------------------===//
@@ -224,13 +260,10 @@ LogicalResult ScheduleOp::verify() {
 
   // The body: channels (parametric) or ranks (explicit).
   bool hasChannels = false, hasRanks = false;
-  llvm::SmallDenseSet<int32_t> channelIds, rankIds;
+  llvm::SmallDenseSet<int32_t> rankIds;
   for (Operation &child : getBody().getOps()) {
-    if (auto channel = dyn_cast<ChannelOp>(child)) {
+    if (isa<ChannelOp>(child)) {
       hasChannels = true;
-      if (!channelIds.insert(channel.getId()).second)
-        return channel.emitOpError("channel ")
-               << channel.getId() << " appears twice in the schedule";
     } else if (auto rank = dyn_cast<RankOp>(child)) {
       hasRanks = true;
       if (!rankIds.insert(rank.getRank()).second)
@@ -242,6 +275,8 @@ LogicalResult ScheduleOp::verify() {
              << child.getName() << "'";
     }
   }
+  if (failed(verifyDistinctChannels(getBody().front(), "the schedule")))
+    return failure();
   if (hasChannels && hasRanks)
     return emitOpError("holds both sched.channel ops (the parametric form) "
                        "and sched.rank ops (the explicit form)");
@@ -261,23 +296,45 @@ LogicalResult RankOp::verify() {
   if (!inGroup(getRank(), groupSize))
     return emitOpError("rank ")
            << getRank() << " is outside the group" << ofGroup(groupSize);
-  llvm::SmallDenseSet<int32_t> ids;
-  for (Operation &child : getBody().getOps()) {
-    auto channel = dyn_cast<ChannelOp>(child);
-    if (!channel)
+  for (Operation &child : getBody().getOps())
+    if (!isa<ChannelOp>(child))
       return emitOpError("may only hold sched.channel ops; found '")
              << child.getName() << "'";
-    if (!ids.insert(channel.getId()).second)
-      return channel.emitOpError("channel ")
-             << channel.getId() << " appears twice in rank " << getRank();
-  }
-  return success();
+  return verifyDistinctChannels(getBody().front(),
+                                "rank " + std::to_string(getRank()));
 }
 
 LogicalResult ChannelOp::verify() {
   if (getId() < 0 || getId() >= kMaxChannels)
     return emitOpError("channel id ")
            << getId() << " is outside [0, " << kMaxChannels << ")";
+  if (static_cast<bool>(getVarAttr()) != static_cast<bool>(getUpperAttr()))
+    return emitOpError("a channel range needs both a variable and an upper "
+                       "bound");
+  if (isRange()) {
+    StringRef var = *getVar();
+    if (!isPlainIdentifier(var))
+      return emitOpError("channel variable '")
+             << var << "' is not a plain identifier ([A-Za-z_][A-Za-z0-9_]*)";
+    if (isReservedName(var))
+      return emitOpError("channel variable '")
+             << var << "' is reserved (r, n, k, mod, floordiv, ceildiv)";
+    ExprScope scope = getExprScope(*this);
+    if (llvm::is_contained(scope.symbols, var))
+      return emitOpError("channel variable '")
+             << var << "' shadows the schedule's parameter";
+    ScopeShape header;
+    header.hasRank = false;
+    if (auto schedule = (*this)->getParentOfType<ScheduleOp>())
+      header.numParams = schedule.getNumSymbols() - 2;
+    if (failed(verifyExpr(*this, "channel range's upper bound",
+                          getUpperAttr(), header)))
+      return failure();
+    if (std::optional<int64_t> upper = getConstant(getUpperAttr());
+        upper && *upper > kMaxChannels)
+      return emitOpError("channel range reaches channel ")
+             << *upper - 1 << ", outside [0, " << kMaxChannels << ")";
+  }
   return verifyStreamBody(*this, getBody());
 }
 
@@ -411,19 +468,30 @@ static LogicalResult verifyInstruction(Operation *op) {
   Block &channels = channel->getParentRegion()->front();
   for (Attribute attr : dependencies) {
     auto dependency = cast<DependencyAttr>(attr);
+    Attribute index = dependency.getIndex();
+    if (Attribute channelExpr = dependency.getChannelExpr()) {
+      // Evaluated, and checked, when the schedule is expanded.
+      if (failed(verifyExpr(op, "dependency channel", channelExpr, shape)) ||
+          failed(verifyExpr(op, "dependency index", index, shape)))
+        return failure();
+      continue;
+    }
     int64_t target = dependency.getChannel();
-    if (target == channel.getId())
+    ChannelIds own = getChannelIds(channel);
+    if (target == channel.getId() ||
+        (channel.isRange() && own.end && target >= own.first &&
+         target < *own.end))
       return op->emitOpError("depends on its own channel ")
              << target << "; a channel's instructions already run in order";
     bool exists = llvm::any_of(channels.getOps<ChannelOp>(), [&](ChannelOp c) {
-      return c.getId() == target;
+      ChannelIds ids = getChannelIds(c);
+      return target >= ids.first && (!ids.end || target < *ids.end);
     });
     if (!exists)
       return op->emitOpError("depends on channel ")
              << target << ", which "
              << (rank ? "rank " + std::to_string(*rank) : "the schedule")
              << " does not have";
-    Attribute index = dependency.getIndex();
     if (failed(verifyExpr(op, "dependency index", index, shape)))
       return failure();
     if (std::optional<int64_t> value = getConstant(index); value && *value < 0)

@@ -128,7 +128,7 @@ def Sched_RankOp : Sched_Op<"rank", [HasParent<"ScheduleOp">, NoTerminator,
 
 def Sched_ChannelOp : Sched_Op<"channel", [ParentOneOf<["ScheduleOp",
     "RankOp"]>, NoTerminator, SingleBlock, NoRegionArguments]> {
-  let summary = "one instruction stream of a rank";
+  let summary = "one instruction stream of a rank, or a range of them";
   let description = [{
     The instructions of channel `id` (in [0, 256)), executed in order.
     Channels of a rank run in parallel; connections are per channel, and
@@ -141,10 +141,40 @@ def Sched_ChannelOp : Sched_Op<"channel", [ParentOneOf<["ScheduleOp",
       sched.send to "(r + 1) mod n" src = input[1]
     }
     ```
+
+    **Channel ranges.** `sched.channel c = LB to UB { ... }` stands for
+    the channels `c = LB, LB + 1, ...` below `UB`, each running the body
+    with `c` bound to its id: the number of channels can be a parameter
+    (`rings` parallel rings). `LB` is an integer; `UB` is an expression of
+    the symbols only (n, k and the parameters), evaluated when the schedule
+    is expanded. The body sees `c` as a dim after `r` and before the
+    variables of its loops. Ids of all channels of a schedule (or rank)
+    must stay distinct and below 256 once expanded; a range may be empty.
+
+    ```mlir
+    sched.channel c = 0 to "rings" {
+      sched.for j = c to k step "rings" {
+        sched.send to "(r + 1) mod n" src = input[j]
+      }
+    }
+    ```
   }];
-  let arguments = (ins SI32Attr:$id);
+  let arguments = (ins SI32Attr:$id, OptionalAttr<StrAttr>:$var,
+                       OptionalAttr<Sched_ExprAttr>:$upper);
   let regions = (region SizedRegion<1>:$body);
-  let assemblyFormat = "$id attr-dict-with-keyword custom<Body>($body)";
+  let assemblyFormat = [{
+    custom<ChannelRange>($id, $var, $upper) attr-dict-with-keyword
+    custom<ChannelBody>(ref($var), $body)
+  }];
+  let builders = [
+    OpBuilder<(ins "::mlir::IntegerAttr":$id), [{
+      build($_builder, $_state, id, ::mlir::StringAttr(), ::mlir::Attribute());
+    }]>
+  ];
+  let extraClassDeclaration = [{
+    /// Whether this op stands for a range of channels (`c = LB to UB`).
+    bool isRange() { return static_cast<bool>(getVarAttr()); }
+  }];
 }
 
 def Sched_ForOp : Sched_Op<"for", [Sched_InStream, NoTerminator, SingleBlock,

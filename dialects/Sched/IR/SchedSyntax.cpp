@@ -196,13 +196,36 @@ ParseResult parseDependencies(OpAsmParser &parser, ArrayAttr &dependencies) {
   SmallVector<Attribute> list;
   auto parseOne = [&]() -> ParseResult {
     uint32_t channel = 0;
-    Attribute index;
-    if (parser.parseLParen() || parser.parseKeyword("channel") ||
-        parser.parseInteger(channel) || parser.parseComma() ||
-        parser.parseKeyword("index") || parseExpr(parser, index) ||
-        parser.parseRParen())
+    Attribute channelExpr, index;
+    if (parser.parseLParen() || parser.parseKeyword("channel"))
       return failure();
-    list.push_back(DependencyAttr::get(parser.getContext(), channel, index));
+    // An integer, or (inside a channel range) an expression.
+    SMLoc loc = parser.getCurrentLocation();
+    int64_t value = 0;
+    OptionalParseResult integer = parser.parseOptionalInteger(value);
+    if (integer.has_value()) {
+      if (failed(*integer))
+        return failure();
+      if (value < 0 || value > UINT32_MAX)
+        return parser.emitError(loc, "channel ")
+               << value << " of a dependency is not a channel id";
+      channel = static_cast<uint32_t>(value);
+    } else {
+      if (parseExpr(parser, channelExpr))
+        return failure();
+      if (auto constant = dyn_cast<IntegerAttr>(channelExpr)) {
+        if (constant.getInt() < 0 || constant.getInt() > UINT32_MAX)
+          return parser.emitError(loc, "channel ")
+                 << constant.getInt() << " of a dependency is not a channel id";
+        channel = static_cast<uint32_t>(constant.getInt());
+        channelExpr = Attribute();
+      }
+    }
+    if (parser.parseComma() || parser.parseKeyword("index") ||
+        parseExpr(parser, index) || parser.parseRParen())
+      return failure();
+    list.push_back(
+        DependencyAttr::get(parser.getContext(), channel, index, channelExpr));
     return success();
   };
   if (parser.parseCommaSeparatedList(OpAsmParser::Delimiter::Square, parseOne))
@@ -220,7 +243,12 @@ void printDependencies(OpAsmPrinter &printer, Operation *op,
       printer << attr;
       return;
     }
-    printer << "(channel " << dependency.getChannel() << ", index ";
+    printer << "(channel ";
+    if (Attribute channelExpr = dependency.getChannelExpr())
+      printExpr(printer, op, channelExpr);
+    else
+      printer << dependency.getChannel();
+    printer << ", index ";
     printExpr(printer, op, dependency.getIndex());
     printer << ')';
   });
@@ -323,6 +351,89 @@ void printScheduleBody(OpAsmPrinter &printer, Operation *,
     printer.printString(description.getValue());
     printer << ' ';
   }
+  printBodyRegion(printer, body);
+}
+
+ParseResult parseChannelRange(OpAsmParser &parser, IntegerAttr &id,
+                              StringAttr &var, Attribute &upper) {
+  MLIRContext *context = parser.getContext();
+  auto channelId = [&](int32_t value) {
+    return IntegerAttr::get(IntegerType::get(context, 32, IntegerType::Signed),
+                            value);
+  };
+  int32_t value = 0;
+  OptionalParseResult integer = parser.parseOptionalInteger(value);
+  if (integer.has_value()) {
+    if (failed(*integer))
+      return failure();
+    id = channelId(value);
+    return success();
+  }
+  // `c = LB to UB`
+  StringRef name;
+  if (failed(parser.parseOptionalKeyword(&name)))
+    return parser.emitError(parser.getCurrentLocation(),
+                            "expected a channel id or a range `c = 0 to UB`");
+  var = StringAttr::get(context, name);
+  if (parser.parseEqual() || parser.parseInteger(value) ||
+      parser.parseKeyword("to"))
+    return failure();
+  id = channelId(value);
+  SMLoc loc = parser.getCurrentLocation();
+  ExprScope scope = currentParseScope();
+  Attribute bound;
+  if (parseExprIn(parser, scope, bound))
+    return failure();
+  if (isa<IntegerAttr>(bound)) {
+    upper = bound;
+    return success();
+  }
+  AffineExpr expr = getExprAffineExpr(bound, context);
+  AffineMap map = getExprMap(bound);
+  if (!expr || !map)
+    return parser.emitError(loc, "expected an expression as the channel "
+                                 "range's upper bound");
+  for (unsigned d = 0; d < map.getNumDims(); ++d)
+    if (expr.isFunctionOfDim(d))
+      return parser.emitError(loc, "the upper bound of a channel range may "
+                                   "only use n, k and the parameters, not '")
+             << (d < scope.dims.size() ? scope.dims[d] : StringRef("?"))
+             << "'";
+  // Symbols only: the header's scope, without dims.
+  upper = getExprAttr(expr, 0, map.getNumSymbols());
+  return success();
+}
+
+void printChannelRange(OpAsmPrinter &printer, Operation *op, IntegerAttr id,
+                       StringAttr var, Attribute upper) {
+  if (!var) {
+    printer << id.getInt();
+    return;
+  }
+  printer << var.getValue() << " = " << id.getInt() << " to ";
+  ExprScope scope;
+  if (auto schedule = op->getParentOfType<ScheduleOp>())
+    scope.symbols = schedule.getSymbolNames();
+  else
+    scope.symbols = {"n", "k"};
+  if (upper)
+    printExprIn(printer, scope, upper);
+  else
+    printer << "\"?\""; // invalid; the verifier says why
+}
+
+ParseResult parseChannelBody(OpAsmParser &parser, StringAttr var,
+                             Region &body) {
+  if (!var)
+    return parseBodyRegion(parser, body);
+  ExprScope scope = currentParseScope();
+  scope.dims.push_back(var.getValue());
+  ParseScopeGuard guard(std::move(scope));
+  return parseBodyRegion(parser, body);
+}
+
+void printChannelBody(OpAsmPrinter &printer, Operation *, StringAttr,
+                      Region &body) {
   printBodyRegion(printer, body);
 }
 

@@ -49,6 +49,22 @@ void printScheduleBody(mlir::OpAsmPrinter &printer, mlir::Operation *op,
                        mlir::DenseI64ArrayAttr sendCounts,
                        mlir::StringAttr description, mlir::Region &body);
 
+/// A channel's header: `ID` or a range `VAR = ID to UPPER`, where UPPER is
+/// an expression of the symbols only.
+mlir::ParseResult parseChannelRange(mlir::OpAsmParser &parser,
+                                    mlir::IntegerAttr &id,
+                                    mlir::StringAttr &var,
+                                    mlir::Attribute &upper);
+void printChannelRange(mlir::OpAsmPrinter &printer, mlir::Operation *op,
+                       mlir::IntegerAttr id, mlir::StringAttr var,
+                       mlir::Attribute upper);
+
+/// A channel's body; a channel range's variable is in scope there.
+mlir::ParseResult parseChannelBody(mlir::OpAsmParser &parser,
+                                   mlir::StringAttr var, mlir::Region &body);
+void printChannelBody(mlir::OpAsmPrinter &printer, mlir::Operation *op,
+                      mlir::StringAttr var, mlir::Region &body);
+
 mlir::ParseResult parseBody(mlir::OpAsmParser &parser, mlir::Region &body);
 void printBody(mlir::OpAsmPrinter &printer, mlir::Operation *op,
                mlir::Region &body);

@@ -20,6 +20,9 @@ using namespace collc::sched;
 
 namespace {
 
+/// Channel ids are in [0, kMaxChannels) (see ChannelOp).
+constexpr uint32_t kMaxChannels = 256;
+
 struct CompiledInstruction {
   Operation *op = nullptr;
   Opcode opcode = Opcode::Send;
@@ -31,6 +34,8 @@ struct CompiledInstruction {
   struct Dependency {
     uint32_t channel;
     CompiledExpr index;
+    bool hasChannelExpr = false; ///< channel given by channelExpr
+    CompiledExpr channelExpr;
   };
   llvm::SmallVector<Dependency, 1> dependencies;
 };
@@ -50,7 +55,11 @@ struct CompiledNode {
 };
 
 struct CompiledChannel {
-  uint32_t id;
+  Operation *op = nullptr;
+  uint32_t id;                    ///< the channel, or a range's first one
+  bool isRange = false;           ///< `c = id to upper`
+  StringRef var;                  ///< a range's variable
+  CompiledExpr upper;             ///< a range's bound (symbols only)
   std::vector<CompiledNode> body;
 };
 
@@ -61,9 +70,18 @@ public:
 
   std::vector<CompiledChannel> compileChannels(Region &region) {
     std::vector<CompiledChannel> channels;
-    for (ChannelOp channel : region.getOps<ChannelOp>())
-      channels.push_back({static_cast<uint32_t>(channel.getId()),
-                          compileBody(channel.getBody())});
+    for (ChannelOp channel : region.getOps<ChannelOp>()) {
+      CompiledChannel compiled;
+      compiled.op = channel;
+      compiled.id = static_cast<uint32_t>(channel.getId());
+      if (channel.isRange()) {
+        compiled.isRange = true;
+        compiled.var = *channel.getVar();
+        compiled.upper = compile(channel.getUpperAttr());
+      }
+      compiled.body = compileBody(channel.getBody());
+      channels.push_back(std::move(compiled));
+    }
     return channels;
   }
 
@@ -134,9 +152,16 @@ private:
     if (Attribute step = op->getAttr("step"))
       result.step = compile(step);
     if (auto after = op->getAttrOfType<ArrayAttr>("after"))
-      for (auto dependency : after.getAsRange<DependencyAttr>())
-        result.dependencies.push_back(
-            {dependency.getChannel(), compile(dependency.getIndex())});
+      for (auto dependency : after.getAsRange<DependencyAttr>()) {
+        CompiledInstruction::Dependency compiled;
+        compiled.channel = dependency.getChannel();
+        compiled.index = compile(dependency.getIndex());
+        if (Attribute channelExpr = dependency.getChannelExpr()) {
+          compiled.hasChannelExpr = true;
+          compiled.channelExpr = compile(channelExpr);
+        }
+        result.dependencies.push_back(std::move(compiled));
+      }
     return result;
   }
 
@@ -157,9 +182,42 @@ public:
     this->rank = rank;
     env[numSymbols] = rank;
     RankProgram &rankProgram = program.ranks[rank];
+    // The ids of each channel op: one, or a range's [id, upper).
+    std::vector<std::pair<uint32_t, uint32_t>> ids;
+    std::vector<const CompiledChannel *> owner(kMaxChannels, nullptr);
     uint32_t numChannels = 0;
-    for (const CompiledChannel &channel : channels)
-      numChannels = std::max(numChannels, channel.id + 1);
+    for (const CompiledChannel &channel : channels) {
+      uint32_t end = channel.id + 1;
+      if (channel.isRange) {
+        channelId = channel.id;
+        int64_t upper;
+        if (failed(evaluate(channel.upper, "channel range's upper bound",
+                            channel.op, upper)))
+          return failure();
+        if (upper > kMaxChannels)
+          return fail(channel.op,
+                      "channel range of rank " + std::to_string(rank) +
+                          " reaches channel " + std::to_string(upper - 1) +
+                          ", outside [0, " + std::to_string(kMaxChannels) +
+                          ")",
+                      /*withLoops=*/false);
+        end = static_cast<uint32_t>(std::max<int64_t>(upper, channel.id));
+      }
+      for (uint32_t id = channel.id; id < end; ++id) {
+        if (owner[id]) {
+          channelId = id;
+          return fail(channel.op,
+                      "channel " + std::to_string(id) + " of rank " +
+                          std::to_string(rank) +
+                          " comes from two sched.channel ops",
+                      /*withLoops=*/false);
+        }
+        owner[id] = &channel;
+      }
+      ids.emplace_back(channel.id, end);
+      if (end > channel.id)
+        numChannels = std::max(numChannels, end);
+    }
     rankProgram.channels.resize(numChannels);
     // Symmetric schedules give every rank the same stream lengths: reserve
     // what the previous rank needed.
@@ -171,16 +229,33 @@ public:
       rankProgram.dependencies.reserve(previous.dependencies.size());
     }
     pending.clear();
-    for (const CompiledChannel &channel : channels) {
-      channelId = channel.id;
-      stream = &rankProgram.channels[channel.id];
-      if (failed(walk(channel.body, 0)))
-        return failure();
+    for (auto [channel, range] : llvm::zip(channels, ids)) {
+      if (channel.isRange)
+        loopNames.push_back(channel.var);
+      for (uint32_t id = range.first; id < range.second; ++id) {
+        channelId = id;
+        stream = &rankProgram.channels[id];
+        if (channel.isRange)
+          env[numSymbols + 1] = id; // the first dim after r
+        if (failed(walk(channel.body, channel.isRange ? 1 : 0)))
+          return failure();
+      }
+      if (channel.isRange)
+        loopNames.pop_back();
     }
     // Dependencies may point forward into channels expanded later.
     for (const PendingDependency &dependency : pending) {
-      const auto &target = rankProgram.channels[dependency.channel];
       channelId = dependency.fromChannel; // for the note
+      if (dependency.channel >= numChannels || !owner[dependency.channel])
+        return fail(dependency.op,
+                    "instruction " + std::to_string(dependency.instruction) +
+                        " of rank " + std::to_string(rank) + ", channel " +
+                        std::to_string(dependency.fromChannel) +
+                        " waits for channel " +
+                        std::to_string(dependency.channel) +
+                        ", which the rank does not have",
+                    /*withLoops=*/false);
+      const auto &target = rankProgram.channels[dependency.channel];
       if (dependency.index >= target.instructions.size())
         return fail(dependency.op,
                     "instruction " + std::to_string(dependency.instruction) +
@@ -352,12 +427,27 @@ private:
       if (index < 0)
         return fail(op, "dependency index " + std::to_string(index) + where() +
                             " is negative");
+      uint32_t target = dependency.channel;
+      if (dependency.hasChannelExpr) {
+        int64_t value;
+        if (failed(evaluate(dependency.channelExpr, "dependency channel", op,
+                            value)))
+          return failure();
+        if (value < 0 || value >= kMaxChannels)
+          return fail(op, "dependency channel " + std::to_string(value) +
+                              where() + " is outside [0, " +
+                              std::to_string(kMaxChannels) + ")");
+        target = static_cast<uint32_t>(value);
+      }
+      if (target == channelId)
+        return fail(op, "instruction" + where() + " depends on its own channel " +
+                            std::to_string(target) +
+                            "; a channel's instructions already run in order");
       pending.push_back({op, channelId,
                          static_cast<uint32_t>(stream->instructions.size()),
-                         dependency.channel, static_cast<uint64_t>(index)});
+                         target, static_cast<uint64_t>(index)});
       rankProgram.dependencies.push_back(
-          {dependency.channel,
-           static_cast<uint32_t>(std::min<int64_t>(index, UINT32_MAX))});
+          {target, static_cast<uint32_t>(std::min<int64_t>(index, UINT32_MAX))});
     }
     if (++instructionCount > options.maxInstructions)
       return fail(op, "expansion exceeds the limit of " +
@@ -405,10 +495,16 @@ private:
   uint64_t loopIterations = 0;
 };
 
+/// The most dims after r in any scope: loop variables and a channel range's
+/// variable.
 unsigned getMaxLoopDepth(Region &region) {
   unsigned depth = 0;
   region.walk(
       [&](ForOp loop) { depth = std::max(depth, getLoopDepth(loop) + 1); });
+  region.walk([&](ChannelOp channel) {
+    if (channel.isRange())
+      depth = std::max(depth, 1u);
+  });
   return depth;
 }
 

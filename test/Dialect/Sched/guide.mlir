@@ -2,12 +2,14 @@
 // RUN: collc-opt %s | collc-opt | FileCheck %s --check-prefix=IR
 // RUN: collc-opt %s --sched-expand-check="group-size=3 schedule=ring_all_gather" -o /dev/null | FileCheck %s --check-prefix=RING
 // RUN: collc-opt %s --sched-expand-check="schedule=pairwise_exchange" -o /dev/null | FileCheck %s --check-prefix=PAIR
+// RUN: collc-opt %s --sched-expand-check="group-size=3 chunks=8 params=rings=4 schedule=parallel_rings instructions=0" -o /dev/null | FileCheck %s --check-prefix=RINGS
 
 // Every whole schedule in the guide and the generated reference parses and
 // verifies, so the docs cannot drift from the dialect.
 // RUN: %python %S/Inputs/extract_mlir_blocks.py %collc_src/docs/sched-guide.md | collc-opt | FileCheck %s --check-prefix=GUIDE
 // RUN: %python %S/Inputs/extract_mlir_blocks.py %collc_src/docs/sched-dialect.md | collc-opt | FileCheck %s --check-prefix=REFERENCE
 // GUIDE: sched.schedule @ring_all_gather
+// GUIDE: sched.schedule @parallel_rings
 // GUIDE: sched.schedule @pairwise_exchange
 // REFERENCE: sched.schedule @ring_all_gather
 // REFERENCE: sched.schedule @pairwise
@@ -45,6 +47,29 @@ sched.schedule @ring_all_gather collective = all_gather algorithm = "ring" {
     }
     sched.recv from "(r - 1) mod n" dst = output["((r + 1) mod n) * k"]
         count = k step = "n - 1"
+  }
+}
+
+// RINGS:      schedule @parallel_rings: all_gather "rings": n = 3, k = 8, buffers input 8 output 24 scratch 0, 96 instructions
+// RINGS-NEXT: rank 0: 4 channels, 32 instructions
+// RINGS-NEXT:   channel 0: 8 instructions
+// RINGS-NEXT:   channel 1: 8 instructions
+// RINGS-NEXT:   channel 2: 8 instructions
+// RINGS-NEXT:   channel 3: 8 instructions
+
+sched.schedule @parallel_rings collective = all_gather algorithm = "rings"
+    params = {rings = 2} {
+  sched.channel c = 0 to rings {
+    sched.for j = c to k step rings {
+      sched.copy src = input[j] dst = output["r * k + j"]
+      sched.send to "(r + 1) mod n" src = output["r * k + j"]
+      sched.for s = 1 to "n - 1" {
+        sched.recv_copy_send from "(r - 1) mod n" to "(r + 1) mod n"
+            dst = output["((r - s) mod n) * k + j"] step = s
+      }
+      sched.recv from "(r - 1) mod n" dst = output["((r + 1) mod n) * k + j"]
+          step = "n - 1"
+    }
   }
 }
 
