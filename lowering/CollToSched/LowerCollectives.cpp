@@ -197,15 +197,23 @@ lowerCollectives(ModuleOp module, const AlgorithmLibrary &library,
     else if (auto all = algoChoice->find(""); all != algoChoice->end())
       requested = all->second;
 
-    std::vector<const Algorithm *> candidates =
-        library.forCollective(l.collective);
+    std::vector<const Algorithm *> all = library.forCollective(l.collective);
+    std::vector<const Algorithm *> applicable;
+    for (const Algorithm *a : all) {
+      std::string why;
+      if (isApplicable(*a, l, why))
+        applicable.push_back(a);
+      else
+        l.whyNot += (l.whyNot.empty() ? "" : "; ") + a->name + ": " + why;
+    }
+    bool forced = false;
     if (!requested.empty()) {
       const Algorithm *a = library.find(l.collective, requested);
       if (!a && algoChoice->count(name) == 0) {
         // A bare --algo NAME applies where NAME exists.
       } else if (!a) {
         std::vector<std::string> names;
-        for (const Algorithm *c : candidates)
+        for (const Algorithm *c : all)
           names.push_back(c->name);
         l.op->emitError("--algo: no algorithm '")
             << requested << "' for " << name << "; the library has: "
@@ -220,40 +228,49 @@ lowerCollectives(ModuleOp module, const AlgorithmLibrary &library,
           ok = false;
           continue;
         }
-        l.algorithm = a;
-        l.choice = "--algo";
+        applicable = {a};
+        forced = true;
         anyNamed = true;
       }
     }
-    if (!l.algorithm) {
+    if (applicable.empty()) {
+      if (l.whyNot.empty())
+        l.whyNot = std::string("the library has no algorithm for ") + name;
+      continue;
+    }
+    unsigned chunks = options.chunks;
+    std::optional<Choice> choice;
+    if (options.choose)
+      choice = options.choose(l, applicable, options.chunks);
+    if (!choice) {
+      // The documented default rule: the first applicable name of the
+      // collective's preference list, else the first applicable algorithm.
+      choice = Choice();
+      choice->chunks = chunks ? chunks : 1;
       bool multiNode = l.layout.nodes >= 2;
+      if (forced) {
+        choice->algorithm = applicable.front();
+        choice->why = "--algo";
+      }
       for (llvm::StringRef preferred :
            defaultPreference(l.collective, multiNode)) {
-        const Algorithm *a = library.find(l.collective, preferred);
-        std::string why;
-        if (a && isApplicable(*a, l, why)) {
-          l.algorithm = a;
-          l.choice = "default";
+        if (choice->algorithm)
           break;
-        }
+        for (const Algorithm *a : applicable)
+          if (a->name == preferred) {
+            choice->algorithm = a;
+            choice->why = "default rule";
+            break;
+          }
       }
-      for (const Algorithm *a : candidates) {
-        std::string why;
-        if (l.algorithm)
-          break;
-        if (isApplicable(*a, l, why)) {
-          l.algorithm = a;
-          l.choice = "default (first applicable)";
-        } else {
-          l.whyNot += (l.whyNot.empty() ? "" : "; ") + a->name + ": " + why;
-        }
-      }
-      if (!l.algorithm) {
-        if (l.whyNot.empty())
-          l.whyNot = std::string("the library has no algorithm for ") + name;
-        continue;
+      if (!choice->algorithm) {
+        choice->algorithm = applicable.front();
+        choice->why = "default rule (first applicable)";
       }
     }
+    l.algorithm = choice->algorithm;
+    l.choice = choice->why;
+    chunks = choice->chunks;
     // Copy the schedule into the module under a unique name and link it.
     auto copy = cast<sched::ScheduleOp>(builder.clone(*l.algorithm->schedule));
     std::string symbol =
@@ -265,7 +282,7 @@ lowerCollectives(ModuleOp module, const AlgorithmLibrary &library,
     copy.setSymName(symbol);
     symbols.insert(copy); // renames on a clash
     l.schedule = copy;
-    l.expand = expandOptionsFor(*l.algorithm, l, options.chunks);
+    l.expand = expandOptionsFor(*l.algorithm, l, chunks);
     l.op->setAttr("sched.schedule",
                   FlatSymbolRefAttr::get(copy.getSymNameAttr()));
     l.op->setAttr("sched.chunks_per_part",

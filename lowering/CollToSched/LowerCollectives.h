@@ -17,11 +17,31 @@
 
 #include "mlir/IR/BuiltinOps.h"
 
+#include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace collc {
 namespace lowering {
+
+struct LoweredCollective;
+
+/// An algorithm and chunk count chosen for a collective, and why.
+struct Choice {
+  const Algorithm *algorithm = nullptr;
+  unsigned chunks = 1; ///< chunks per algorithm unit
+  std::string why;
+};
+
+/// Chooses among `candidates` (applicable, in library order; one when --algo
+/// names it) for `lowered`; `chunks` is --chunks (0: free to choose).
+/// Returning nullopt applies the documented default rule. This is how the
+/// compiler's cost model (simulation) plugs into the lowering without the
+/// lowering depending on it.
+using Chooser = std::function<std::optional<Choice>(
+    const LoweredCollective &lowered,
+    llvm::ArrayRef<const Algorithm *> candidates, unsigned chunks)>;
 
 struct LoweringOptions {
   /// --algo: "NAME" for every collective that has an algorithm of that name
@@ -29,6 +49,8 @@ struct LoweringOptions {
   std::string algo;
   /// --chunks: chunks per algorithm unit (see collc.chunk_unit); 0 = 1.
   unsigned chunks = 0;
+  /// Optional: picks the algorithm and chunks (see Chooser).
+  Chooser choose;
 };
 
 /// One collective of the module and the schedule chosen for it.

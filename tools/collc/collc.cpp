@@ -7,6 +7,8 @@
 //===----------------------------------------------------------------------===//
 #include "compiler/Check/CheckLowered.h"
 #include "compiler/Pipeline/Pipeline.h"
+#include "compiler/Report/Report.h"
+#include "compiler/Select/Select.h"
 #include "compiler/Summary/CollectiveSummary.h"
 #include "compiler/Topology/Topology.h"
 #include "compiler/Volume/Volume.h"
@@ -61,12 +63,16 @@ static cl::opt<bool> dumpTopology(
              "and exit; no input program is needed"),
     cl::cat(collcCategory));
 
-enum class EmitKind { Summary, Mlir, Sched, Volumes };
+enum class EmitKind { Report, Summary, Mlir, Sched, Volumes };
 static cl::opt<EmitKind>
-    emitKind("emit", cl::desc("What to write"), cl::init(EmitKind::Summary),
-             cl::values(clEnumValN(EmitKind::Summary, "summary",
-                                   "the collectives and compute of the program "
-                                   "(default)"),
+    emitKind("emit", cl::desc("What to write"), cl::init(EmitKind::Report),
+             cl::values(clEnumValN(EmitKind::Report, "report",
+                                   "per collective the chosen algorithm, "
+                                   "predicted time, bandwidth and bound; the "
+                                   "graph's critical path (default)"),
+                        clEnumValN(EmitKind::Summary, "summary",
+                                   "the collectives and compute of the "
+                                   "program, how groups lie on nodes"),
                         clEnumValN(EmitKind::Mlir, "mlir",
                                    "the verified module with the coll.topology "
                                    "attribute attached"),
@@ -93,6 +99,17 @@ static cl::list<std::string> algoFiles(
     "algo-file",
     cl::desc("Add the sched.schedule algorithms of FILE to the library; "
              "they are verified and used like built-in ones"),
+    cl::value_desc("FILE"), cl::cat(collcCategory));
+
+static cl::opt<std::string>
+    reportJsonFile("report-json",
+                   cl::desc("Also write the report as JSON to FILE"),
+                   cl::value_desc("FILE"), cl::cat(collcCategory));
+
+static cl::opt<std::string> traceFile(
+    "trace",
+    cl::desc("Also write the simulated timeline as a Chrome trace (opens in "
+             "Perfetto) to FILE"),
     cl::value_desc("FILE"), cl::cat(collcCategory));
 
 static cl::opt<std::string>
@@ -163,7 +180,7 @@ static void printStages(const std::vector<collc::CheckedCollective> &checked,
      << " of " << total << " collectives\n"
      << "  schedule verification (sched-verify)   done: " << verified << " of "
      << lowered << " schedules verified\n"
-     << "  simulation, algorithm selection        not implemented yet\n"
+     << "  simulation, algorithm selection        done\n"
      << "  plan / CUDA emission, running          not implemented yet\n";
 }
 
@@ -258,6 +275,21 @@ static void printVolumes(const std::vector<collc::CheckedCollective> &checked,
   }
 }
 
+/// Writes `text` to `path` through a temporary file and a rename.
+static bool writeFileAtomically(const std::string &path,
+                                const std::string &text) {
+  if (llvm::Error err =
+          llvm::writeToOutput(path, [&](llvm::raw_ostream &out) -> llvm::Error {
+            out << text;
+            return llvm::Error::success();
+          })) {
+    llvm::errs() << "collc: error: cannot write '" << path
+                 << "': " << llvm::toString(std::move(err)) << "\n";
+    return false;
+  }
+  return true;
+}
+
 static int run() {
   std::string topologyName, topologyPath;
   if (dumpTopology) {
@@ -338,6 +370,9 @@ static int run() {
   collc::lowering::LoweringOptions loweringOptions;
   loweringOptions.algo = algoOption;
   loweringOptions.chunks = chunksOption;
+  // Algorithms and chunk counts are chosen by simulating every candidate.
+  collc::Selector selector(*topology, collc::SelectOptions());
+  loweringOptions.choose = selector.asChooser();
   FailureOr<std::vector<collc::lowering::LoweredCollective>> lowered =
       collc::lowering::lowerCollectives(*module, library, loweringOptions);
   if (failed(lowered))
@@ -350,7 +385,12 @@ static int run() {
   if (!allVerified)
     return 1;
 
-  // Build the whole output first, then write it in one go, so that a failure
+  collc::ReportOptions reportOptions;
+  reportOptions.recordTimelines = !traceFile.empty();
+  collc::Report report =
+      collc::buildReport(*module, *topology, checked, &selector, reportOptions);
+
+  // Build every output first, then write each in one go, so that a failure
   // never leaves a half-written file behind.
   std::string output;
   llvm::raw_string_ostream os(output);
@@ -367,6 +407,16 @@ static int run() {
     }
     module->print(os);
     os << "\n";
+  } else if (emitKind == EmitKind::Report) {
+    os << "collc: " << llvm::sys::path::filename(inputFilename)
+       << " on topology " << topologyName << " (" << topology->numGpus()
+       << " GPUs: " << topology->numNodes() << " node"
+       << (topology->numNodes() == 1 ? "" : "s") << " x "
+       << topology->gpusPerNode() << ")\n";
+    collc::printReport(report, os);
+    printNotLowered(checked, os);
+    os << "not implemented yet: plan and CUDA emission, running the "
+          "schedules\n";
   } else if (emitKind == EmitKind::Volumes) {
     printVolumes(checked, *topology, os);
   } else {
@@ -383,19 +433,18 @@ static int run() {
   }
   os.flush();
 
-  if (outputFilename == "-") {
+  std::vector<std::pair<std::string, std::string>> files;
+  if (!reportJsonFile.empty())
+    files.emplace_back(reportJsonFile, collc::reportToJson(report));
+  if (!traceFile.empty())
+    files.emplace_back(traceFile, collc::reportToChromeTrace(report));
+  if (outputFilename != "-")
+    files.emplace_back(outputFilename, output);
+  for (const auto &[path, text] : files)
+    if (!writeFileAtomically(path, text))
+      return 1;
+  if (outputFilename == "-")
     llvm::outs() << output;
-    return 0;
-  }
-  if (llvm::Error err = llvm::writeToOutput(
-          outputFilename, [&](llvm::raw_ostream &out) -> llvm::Error {
-            out << output;
-            return llvm::Error::success();
-          })) {
-    llvm::errs() << "collc: error: cannot write '" << outputFilename
-                 << "': " << llvm::toString(std::move(err)) << "\n";
-    return 1;
-  }
   return 0;
 }
 

@@ -1,0 +1,283 @@
+//===- Report.cpp - what collc predicts for a program ---------------------===//
+#include "compiler/Report/Report.h"
+
+#include "compiler/Bounds/Bounds.h"
+#include "compiler/Simulate/BusBandwidth.h"
+#include "compiler/Summary/CollectiveSummary.h"
+#include "compiler/Volume/Volume.h"
+#include "dialects/Coll/IR/CollOps.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace mlir;
+
+namespace collc {
+
+static std::string functionOf(Operation *op) {
+  if (auto f = op->getParentOfType<func::FuncOp>())
+    return f.getSymName().str();
+  return "";
+}
+
+/// Fills the simulated figures of a lowered, verified collective.
+static void simulateRow(CollectiveRow &row, const CheckedCollective &c,
+                        const topo::Topology &topology,
+                        const ReportOptions &options) {
+  const lowering::LoweredCollective &l = c.lowered;
+  if (l.elementsPerRank < 0) {
+    row.note = "sizes known only at run time: not simulated";
+    return;
+  }
+  double bytes = static_cast<double>(l.elementsPerRank) * l.elementBytes;
+  sim::SimOptions simOptions = options.simulation;
+  simOptions.recordTimeline = options.recordTimelines;
+  simOptions.recordLinkLoad = options.recordTimelines;
+  sim::SimResult result = simulateLowered(*c.program, l, topology, simOptions);
+  if (!result.ok()) {
+    row.note = "simulation failed: " + result.error;
+    return;
+  }
+  row.predictedUs = result.totalTime * 1e6;
+  if (result.totalTime > 0) {
+    sim::Bandwidths bw = sim::ncclTestsBandwidths(l.collective, l.layout.size,
+                                                  bytes, result.totalTime);
+    row.algbwGBps = bw.algorithm / 1e9;
+    row.busbwGBps = bw.bus / 1e9;
+  }
+  std::vector<int> gpus(l.layout.meshRanks.begin(), l.layout.meshRanks.end());
+  bounds::CollectiveSpec spec;
+  spec.collective = l.collective;
+  spec.gpus = gpus;
+  spec.bytes = bytes;
+  if (auto root = l.op->getAttrOfType<IntegerAttr>("root"))
+    spec.root = static_cast<int>(root.getInt());
+  for (int64_t count : l.expand.sendCounts)
+    spec.sendBytes.push_back(static_cast<double>(count) * l.elementBytes);
+  bounds::LowerBound bound = bounds::lowerBound(spec, topology);
+  if (bound.error.empty()) {
+    row.boundUs = bound.seconds * 1e6;
+    row.boundReason = bound.reason;
+    if (row.predictedUs > 0)
+      row.efficiency = row.boundUs / row.predictedUs;
+  } else {
+    row.note = "no bound: " + bound.error;
+  }
+  row.closedFormBytes = static_cast<int64_t>(
+      sim::busBandwidthFactor(l.collective, l.layout.size) *
+      sim::ncclTestsSize(l.collective, l.layout.size, bytes));
+  row.bytesSentPerRank =
+      computeVolumes(*c.program, l.elementsPerRank, l.elementBytes)
+          .maxBytesSent();
+  row.simulation = std::move(result);
+}
+
+/// "bf16", "f32", ...: the key of the topology's peak FLOP/s table.
+static std::string dtypeKey(Type type) {
+  if (auto shaped = dyn_cast<ShapedType>(type))
+    type = shaped.getElementType();
+  if (type.isBF16())
+    return "bf16";
+  if (type.isF16())
+    return "f16";
+  if (type.isF32())
+    return "f32";
+  if (type.isF64())
+    return "f64";
+  if (type.isFloat8E4M3FN() || type.isFloat8E5M2())
+    return "f8";
+  if (type.isInteger(8))
+    return "i8";
+  return "f32";
+}
+
+static double tensorBytes(Type type) {
+  auto shaped = dyn_cast<ShapedType>(type);
+  if (!shaped || !shaped.hasStaticShape())
+    return 0;
+  return static_cast<double>(shaped.getNumElements()) *
+         std::max<unsigned>(1, shaped.getElementTypeBitWidth() / 8);
+}
+
+/// The duration of a compute op from its flops and bytes and the GPU's
+/// figures: the slower of the math and the memory traffic.
+static GraphNode costCompute(Operation *op, const topo::Topology &topology) {
+  GraphNode node;
+  node.location = formatLocation(op->getLoc());
+  double flops = 0, bytes = 0;
+  if (auto compute = dyn_cast<coll::ComputeOp>(op)) {
+    node.name = compute.getKernel().str();
+    flops = compute.getFlops().convertToDouble();
+    bytes = compute.getBytes().convertToDouble();
+  } else {
+    node.name = op->getName().getStringRef().str();
+    for (Value v : op->getOperands())
+      bytes += tensorBytes(v.getType());
+    for (Value v : op->getResults())
+      bytes += tensorBytes(v.getType());
+    if (auto matmul = dyn_cast<linalg::MatmulOp>(op)) {
+      auto a = dyn_cast<ShapedType>(matmul.getInputs()[0].getType());
+      auto c = dyn_cast<ShapedType>(matmul.getOutputs()[0].getType());
+      if (a && c && a.hasStaticShape() && c.hasStaticShape())
+        flops = 2.0 * c.getDimSize(0) * c.getDimSize(1) * a.getDimSize(1);
+    } else if (op->getNumResults()) {
+      // Elementwise: one operation per result element.
+      if (auto shaped = dyn_cast<ShapedType>(op->getResult(0).getType());
+          shaped && shaped.hasStaticShape())
+        flops = static_cast<double>(shaped.getNumElements());
+    }
+  }
+  std::string dtype =
+      dtypeKey(op->getNumResults() ? op->getResult(0).getType()
+                                   : op->getOperand(0).getType());
+  double memoryTime = bytes / topology.gpuMemoryBandwidth(0);
+  std::optional<double> peak = topology.gpuPeakFlops(0, dtype);
+  double mathTime = peak && *peak > 0 ? flops / *peak : 0;
+  node.durationUs = std::max(memoryTime, mathTime) * 1e6;
+  if (!peak && flops > 0)
+    node.costNote = "no " + dtype + " peak in the topology: memory time only";
+  else
+    node.costNote = mathTime >= memoryTime ? "compute-bound" : "memory-bound";
+  return node;
+}
+
+/// Schedules a function's ops on a compute and a communication stream in
+/// program order: an op starts when its operands are ready and its stream
+/// is free. Marks the critical path.
+static FunctionReport scheduleFunction(
+    func::FuncOp function, const topo::Topology &topology,
+    const llvm::DenseMap<Operation *, const CollectiveRow *> &rows) {
+  FunctionReport report;
+  report.name = function.getSymName().str();
+  llvm::DenseMap<Value, std::pair<double, int>> ready; // time, node
+  double streamFree[2] = {0, 0};
+  int streamLast[2] = {-1, -1};
+  std::vector<int> predecessor;
+  for (Operation &op : function.getBody().getOps()) {
+    double readyAt = 0;
+    int readyNode = -1;
+    for (Value v : op.getOperands()) {
+      auto it = ready.find(v);
+      if (it != ready.end() && it->second.first >= readyAt) {
+        readyAt = it->second.first;
+        readyNode = it->second.second;
+      }
+    }
+    std::optional<GraphNode> node;
+    if (isa<coll::CollectiveOpInterface>(op)) {
+      GraphNode n;
+      n.communication = true;
+      n.location = formatLocation(op.getLoc());
+      n.name = cast<coll::CollectiveOpInterface>(op).getCollectiveName().str();
+      auto it = rows.find(&op);
+      if (it != rows.end() && it->second->predictedUs >= 0) {
+        n.durationUs = it->second->predictedUs;
+        n.costNote = it->second->algorithm;
+      } else {
+        n.costNote = "not simulated";
+      }
+      node = n;
+    } else if (isa<coll::ComputeOp>(op) ||
+               ((op.getDialect() &&
+                 (op.getDialect()->getNamespace() == "linalg" ||
+                  op.getDialect()->getNamespace() == "arith")) &&
+                op.getNumResults() && !op.hasTrait<OpTrait::ConstantLike>())) {
+      node = costCompute(&op, topology);
+    }
+    if (!node) {
+      for (Value r : op.getResults())
+        ready[r] = {readyAt, readyNode};
+      continue;
+    }
+    int stream = node->communication ? 1 : 0;
+    int index = static_cast<int>(report.nodes.size());
+    int pred = readyNode;
+    node->startUs = readyAt;
+    if (streamFree[stream] > readyAt) {
+      node->startUs = streamFree[stream];
+      pred = streamLast[stream];
+    }
+    node->finishUs = node->startUs + node->durationUs;
+    streamFree[stream] = node->finishUs;
+    streamLast[stream] = index;
+    for (Value r : op.getResults())
+      ready[r] = {node->finishUs, index};
+    report.nodes.push_back(*node);
+    predecessor.push_back(pred);
+  }
+  int last = -1;
+  for (size_t i = 0; i < report.nodes.size(); ++i)
+    if (last < 0 || report.nodes[i].finishUs > report.nodes[last].finishUs)
+      last = static_cast<int>(i);
+  if (last >= 0)
+    report.criticalPathUs = report.nodes[last].finishUs;
+  for (int i = last; i >= 0; i = predecessor[i])
+    report.nodes[i].critical = true;
+  return report;
+}
+
+Report buildReport(ModuleOp module, const topo::Topology &topology,
+                   const std::vector<CheckedCollective> &checked,
+                   const Selector *selector, const ReportOptions &options) {
+  Report report;
+  report.topology = topology.name();
+  report.ranks = topology.numGpus();
+  report.verified = true;
+  for (const CheckedCollective &c : checked) {
+    const lowering::LoweredCollective &l = c.lowered;
+    if (l.op->getName().getStringRef() == "coll.recv")
+      continue; // lowered with its send
+    CollectiveRow row;
+    row.op = l.op;
+    row.function = functionOf(l.op);
+    row.location = formatLocation(l.op->getLoc());
+    row.collective =
+        cast<coll::CollectiveOpInterface>(l.op).getCollectiveName().str();
+    row.groupSize = l.layout.size;
+    row.bytesPerRank =
+        l.elementsPerRank < 0 ? -1 : l.elementsPerRank * l.elementBytes;
+    if (!l.algorithm) {
+      row.note = "not lowered: " + l.whyNot;
+      report.verified = false;
+      report.collectives.push_back(std::move(row));
+      continue;
+    }
+    row.algorithm = l.algorithm->name;
+    row.k = l.expand.chunksPerPart;
+    row.choice = l.choice;
+    row.verified = c.verified();
+    report.verified &= row.verified;
+    if (selector)
+      if (const SelectionRecord *record = selector->record(l.op)) {
+        row.runnerUp = record->runnerUp;
+        if (record->best)
+          row.chunks = record->best->chunks;
+        if (!record->note.empty())
+          row.note = record->note;
+      }
+    if (!row.chunks)
+      row.chunks = std::max<uint32_t>(
+          1, l.expand.chunksPerPart /
+                 std::max<int64_t>(
+                     1, lowering::chunkUnitValue(*l.algorithm, l.layout.size,
+                                                 l.expand.params)));
+    if (c.verified()) {
+      row.program = &*c.program;
+      simulateRow(row, c, topology, options);
+    }
+    report.collectives.push_back(std::move(row));
+  }
+  llvm::DenseMap<Operation *, const CollectiveRow *> rows;
+  for (const CollectiveRow &row : report.collectives)
+    rows[row.op] = &row;
+  for (auto function : module.getOps<func::FuncOp>()) {
+    report.functions.push_back(scheduleFunction(function, topology, rows));
+    report.criticalPathUs =
+        std::max(report.criticalPathUs, report.functions.back().criticalPathUs);
+  }
+  return report;
+}
+
+} // namespace collc

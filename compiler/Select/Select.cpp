@@ -1,0 +1,99 @@
+//===- Select.cpp - choose algorithms by simulated time -------------------===//
+#include "compiler/Select/Select.h"
+
+#include "dialects/Sched/Transforms/Expand.h"
+
+#include "llvm/Support/FormatVariadic.h"
+
+namespace collc {
+
+sim::SimResult simulateLowered(const sched::Program &program,
+                               const lowering::LoweredCollective &lowered,
+                               const topo::Topology &topology,
+                               const sim::SimOptions &options) {
+  std::vector<int> gpus(lowered.layout.meshRanks.begin(),
+                        lowered.layout.meshRanks.end());
+  return sim::simulate(program, lowered.elementsPerRank, lowered.elementBytes,
+                       topology, gpus, options);
+}
+
+std::optional<lowering::Choice>
+Selector::choose(const lowering::LoweredCollective &lowered,
+                 llvm::ArrayRef<const lowering::Algorithm *> candidates,
+                 unsigned chunks) {
+  SelectionRecord &record = records[lowered.op];
+  if (lowered.elementsPerRank < 0) {
+    record.note = "sizes known only at run time: chosen by the default rule, "
+                  "not simulated";
+    return std::nullopt;
+  }
+  std::vector<unsigned> chunkCounts =
+      chunks ? std::vector<unsigned>{chunks} : options.chunkCounts;
+  sim::SimOptions simOptions = options.simulation;
+  simOptions.recordTimeline = false;
+  simOptions.recordLinkLoad = false;
+  for (const lowering::Algorithm *algorithm : candidates) {
+    for (unsigned c : chunkCounts) {
+      Candidate candidate;
+      candidate.algorithm = algorithm;
+      candidate.chunks = c;
+      sched::ExpandOptions expand =
+          lowering::expandOptionsFor(*algorithm, lowered, c);
+      candidate.k = expand.chunksPerPart;
+      // Chunks smaller than an element pipeline nothing.
+      if (lowered.elementsPerRank > 0 &&
+          static_cast<int64_t>(expand.chunksPerPart) >
+              lowered.elementsPerRank &&
+          c > 1)
+        continue;
+      // Expansion errors of a library algorithm are diagnostics at the
+      // schedule; keep them out of the user's way and record them instead.
+      mlir::ScopedDiagnosticHandler silence(algorithm->schedule->getContext(),
+                                            [&](mlir::Diagnostic &diag) {
+                                              candidate.error = diag.str();
+                                              return mlir::success();
+                                            });
+      mlir::FailureOr<sched::Program> program =
+          sched::expandSchedule(algorithm->schedule, expand);
+      if (failed(program)) {
+        record.tried.push_back(candidate);
+        continue;
+      }
+      sim::SimResult result =
+          simulateLowered(*program, lowered, topology, simOptions);
+      if (!result.error.empty())
+        candidate.error = result.error;
+      else
+        candidate.seconds = result.totalTime;
+      record.tried.push_back(candidate);
+    }
+  }
+  for (const Candidate &c : record.tried) {
+    if (c.seconds < 0)
+      continue;
+    if (!record.best || c.seconds < record.best->seconds)
+      record.best = c;
+  }
+  if (!record.best) {
+    record.note = "no candidate could be simulated: chosen by the default rule";
+    return std::nullopt;
+  }
+  for (const Candidate &c : record.tried)
+    if (c.seconds >= 0 && c.algorithm != record.best->algorithm &&
+        (!record.runnerUp || c.seconds < record.runnerUp->seconds))
+      record.runnerUp = c;
+  lowering::Choice choice;
+  choice.algorithm = record.best->algorithm;
+  choice.chunks = record.best->chunks;
+  choice.why =
+      llvm::formatv("fastest of {0} simulated candidates", record.tried.size())
+          .str();
+  return choice;
+}
+
+const SelectionRecord *Selector::record(mlir::Operation *op) const {
+  auto it = records.find(op);
+  return it == records.end() ? nullptr : &it->second;
+}
+
+} // namespace collc

@@ -1,0 +1,82 @@
+//===- Select.h - choose algorithms by simulated time ----------*- C++ -*-===//
+//
+// The cost model behind collc's choices: for every collective, each
+// applicable algorithm of the library is expanded with a range of chunk
+// counts and simulated on the topology; the fastest is kept, and the best
+// of the other algorithms is kept as the runner-up so that the report can
+// explain the choice. Plugs into the lowering as a lowering::Chooser.
+//
+//===----------------------------------------------------------------------===//
+#ifndef COLLC_COMPILER_SELECT_SELECT_H
+#define COLLC_COMPILER_SELECT_SELECT_H
+
+#include "compiler/Simulate/Simulator.h"
+#include "lowering/CollToSched/LowerCollectives.h"
+
+#include <map>
+#include <optional>
+#include <vector>
+
+namespace collc {
+
+/// One simulated candidate.
+struct Candidate {
+  const lowering::Algorithm *algorithm = nullptr;
+  unsigned chunks = 1; ///< chunks per algorithm unit
+  uint32_t k = 1;      ///< chunks per part it expands with
+  double seconds = -1; ///< predicted time; -1 when it could not run
+  std::string error;   ///< why it could not be expanded or simulated
+};
+
+/// What selection did for one collective.
+struct SelectionRecord {
+  std::vector<Candidate> tried;
+  std::optional<Candidate> best;
+  /// The fastest candidate of another algorithm than the best's.
+  std::optional<Candidate> runnerUp;
+  /// Why nothing was simulated (sizes known only at run time), if so.
+  std::string note;
+};
+
+struct SelectOptions {
+  /// Chunks per algorithm unit to try when --chunks does not fix them.
+  std::vector<unsigned> chunkCounts = {1, 2, 4, 8, 16};
+  sim::SimOptions simulation;
+};
+
+class Selector {
+public:
+  Selector(const topo::Topology &topology, SelectOptions options)
+      : topology(topology), options(std::move(options)) {}
+
+  /// The lowering::Chooser: simulates every candidate and chunk count.
+  std::optional<lowering::Choice>
+  choose(const lowering::LoweredCollective &lowered,
+         llvm::ArrayRef<const lowering::Algorithm *> candidates,
+         unsigned chunks);
+
+  lowering::Chooser asChooser() {
+    return [this](const lowering::LoweredCollective &l,
+                  llvm::ArrayRef<const lowering::Algorithm *> c,
+                  unsigned k) { return choose(l, c, k); };
+  }
+
+  /// The record of a collective op, or null.
+  const SelectionRecord *record(mlir::Operation *op) const;
+
+private:
+  const topo::Topology &topology;
+  SelectOptions options;
+  std::map<mlir::Operation *, SelectionRecord> records;
+};
+
+/// Simulates one expanded program for a lowered collective on the topology
+/// (its group's GPUs, its message size).
+sim::SimResult simulateLowered(const sched::Program &program,
+                               const lowering::LoweredCollective &lowered,
+                               const topo::Topology &topology,
+                               const sim::SimOptions &options);
+
+} // namespace collc
+
+#endif
