@@ -49,6 +49,9 @@ std::vector<int64_t> sendCountPattern(llvm::StringRef pattern, int32_t n) {
 }
 
 namespace {
+// Diagnostics are emitted at locations, not at ops: an op's diagnostic
+// would append the whole schedule (or module) in generic form, which buries
+// the verifier's notes.
 struct SchedVerifyPass : impl::SchedVerifyBase<SchedVerifyPass> {
   using SchedVerifyBase::SchedVerifyBase;
 
@@ -60,7 +63,7 @@ struct SchedVerifyPass : impl::SchedVerifyBase<SchedVerifyPass> {
       auto [name, value] = item.split('=');
       int64_t v;
       if (value.trim().getAsInteger(10, v)) {
-        getOperation().emitError("sched-verify: params: '")
+        emitError(getOperation().getLoc(), "sched-verify: params: '")
             << item << "' is not name=integer";
         return signalPassFailure();
       }
@@ -71,7 +74,8 @@ struct SchedVerifyPass : impl::SchedVerifyBase<SchedVerifyPass> {
       patterns = {"uniform", "skewed", "zero-row", "zero-col"};
     for (const std::string &p : patterns)
       if (sendCountPattern(p, 2).empty()) {
-        getOperation().emitError("sched-verify: counts: unknown pattern '")
+        emitError(getOperation().getLoc(),
+                  "sched-verify: counts: unknown pattern '")
             << p << "' (uniform, skewed, zero-row, zero-col, random)";
         return signalPassFailure();
       }
@@ -94,7 +98,7 @@ struct SchedVerifyPass : impl::SchedVerifyBase<SchedVerifyPass> {
     if (std::optional<int32_t> fixed = schedule.getGroupSize())
       sizes = {*fixed};
     if (sizes.empty())
-      return schedule.emitError("sched-verify: @")
+      return emitError(schedule.getLoc(), "sched-verify: @")
              << schedule.getSymName()
              << " is parametric; give the group sizes to check "
                 "(--sched-verify=\"group-sizes=2,3,8\")";
@@ -135,9 +139,9 @@ struct SchedVerifyPass : impl::SchedVerifyBase<SchedVerifyPass> {
           sched::VerifyResult result =
               sched::verifyProgram(*program, verifyOptions);
           if (!result.ok()) {
-            InFlightDiagnostic diag = schedule.emitError("sched-verify: ")
-                                      << what << ": " << result.errors.size()
-                                      << " error(s)";
+            InFlightDiagnostic diag =
+                emitError(schedule.getLoc(), "sched-verify: ")
+                << what << ": " << result.errors.size() << " error(s)";
             for (const sched::VerifyError &error : result.errors)
               diag.attachNote() << error.message;
             ok = false;
