@@ -9,42 +9,49 @@
 // l = r mod g of node a = r floordiv g. Block (a, l) -> (b, m) is part
 // b g + m of rank (a, l)'s input and part a g + l of rank (b, m)'s output.
 //
-// Phase 1, across nodes, on the rail of local rank l (channel 0): at step
-// t = 1 .. N-1, rank (a, l) sends to (a + t, l) everything it has for node
-// a + t, input parts (a + t) g .. (a + t) g + g - 1, contiguous, and receives
+// Phase 1, across nodes, on the rail of local rank l: at step t = 1 .. N-1,
+// rank (a, l) sends to (a + t, l) everything it has for node a + t, input
+// parts (a + t) g .. (a + t) g + g - 1, which are contiguous, and receives
 // from (a - t, l) what that rank has for this node into scratch parts
-// (a - t) g .. (a - t) g + g - 1. Shifted pairing of the nodes: a permutation
-// on every rail at every step, N - 1 inter-node messages per rank, each
-// g M / n bytes, in k pieces of g chunks.
+// (a - t) g .. (a - t) g + g - 1. This is shifted pairing of the nodes (a
+// permutation on every rail at every step): N - 1 inter-node messages per
+// rank, each of g M / n bytes, sent in k pieces of g chunks.
 //
-// Phase 2, inside the node (channels 1 .. 4): for t = 0 .. N-1, rank (a, l)
-// delivers the blocks of source node a - t to the ranks of its node: to
-// (a, l + u), u = 1 .. g-1, the block of (a - t, l) for it (from the input
-// for t = 0, from scratch for t >= 1), and receives from (a, l - u) the block
-// of (a - t, l - u) into output part (a - t) g + (l - u) mod g; the block for
-// itself is a local copy. Peers u are dealt to channels 1 .. 4 (u mod 4), so
-// up to 4 NVLink peers are in flight, and every block moves as k messages of
-// one chunk. A phase-2 send of scratch chunk c of block m waits (after =) only
-// for the phase-1 piece that holds it, so delivery of node a - t overlaps the
-// rail transfers of later steps. Phase 1 never waits for phase 2: no
-// wait-for cycle can form.
+// Phase 2, inside the node: for t = 0 .. N-1, rank (a, l) delivers the blocks
+// of source node a - t to the ranks of its node. It sends to (a, l + u),
+// u = 1 .. g-1, the block of (a - t, l) for that rank (from the input for
+// t = 0, from scratch for t >= 1) and receives from (a, l - u) the block of
+// (a - t, l - u) into output part (a - t) g + (l - u) mod g; its own block is
+// a local copy. Every block moves as k messages of one chunk. A phase-2 send
+// of scratch chunk c of block m waits (after =) only for the phase-1 piece
+// that holds it, so the delivery of node a - t overlaps the rail transfers of
+// later steps. Phase 1 never waits for phase 2, so no wait-for cycle can form.
+//
+// Channels (16): the source-node offsets t are dealt to 4 groups (t mod 4);
+// group x has one rail channel (4 rail transfers in flight per rank) and
+// 3 delivery channels that take the node's peers u mod 3 (12 NVLink
+// transfers in flight). Channel 4 x is the rail of group x, channels
+// 4 x + 1 .. 4 x + 3 its delivery; group 0 also delivers the own
+// node's blocks (t = 0), which need no rail transfer.
 //
 // Bytes sent per rank: (N-1)/N M across nodes + (g-1)/g M inside the node
-// (the own node's blocks and the forwarding hop of the others); direct sends
-// (n-g)/n M = (N-1)/N M across nodes too, but in n - g messages of M/n.
-// Steps: N - 1 rail steps, then (overlapped) N delivery rounds of g - 1 peers.
-// Instructions per rank: 2k(N-1) + N (1 + 2k(g-1)); transfers:
-// n k (N-1) + n k N (g-1).
+// (the own node's blocks plus the forwarding hop of the others). Direct sends
+// the same (n-g)/n M = (N-1)/N M across nodes, but as n - g messages of M/n
+// bytes to n - g peers; here they go as N - 1 messages of g M/n bytes to the
+// N - 1 peers of one rail. Steps: N - 1 rail steps, overlapped with N delivery
+// rounds of g - 1 peers each. Instructions per rank: 2k(N-1) + N (1 + 2k(g-1)).
+// Transfers: n k (N-1) across nodes + n k N (g-1) inside the nodes, which
+// equals n k (n-1).
 
 sched.schedule @hierarchical_all_to_all_v collective = all_to_all_v algorithm = "hierarchical"
     attributes {collc.requires = ["nodes"],
                 collc.volume = "(N-1)/N M inter-node + (g-1)/g M intra-node (N = n/g, g = gpus_per_node)",
                 collc.steps = "N - 1 inter-node + N (g - 1) intra-node"}
     params = {gpus_per_node = 8} scratch = "n * k"
-    description = "hierarchical all-to-all-v: rail exchange of per-node aggregates (N-1 messages of g M/n), then NVLink delivery over 4 channels" {
-  // Phase 1: shifted pairing of the nodes on this rank's rail.
+    description = "hierarchical all-to-all-v: rail exchange of per-node aggregates (N-1 messages of g M/n), then NVLink delivery; 16 channels" {
+  // Phase 1, source-node offsets t = 4, 8, ...: shifted pairing on this rank's rail.
   sched.channel 0 {
-    sched.for t = 1 to "n floordiv gpus_per_node" {
+    sched.for t = 4 to "n floordiv gpus_per_node" step 4 {
       sched.for p = 0 to k {
         sched.send to "((r floordiv gpus_per_node + t) mod (n floordiv gpus_per_node)) * gpus_per_node + r mod gpus_per_node"
             src = input["((r floordiv gpus_per_node + t) mod (n floordiv gpus_per_node)) * gpus_per_node * k + p * gpus_per_node"] count = gpus_per_node
@@ -55,10 +62,10 @@ sched.schedule @hierarchical_all_to_all_v collective = all_to_all_v algorithm = 
       }
     }
   }
-  // Phase 2: peers u = 1, 5, ... of the node (and the local copy).
+  // Phase 2, t = 0, 4, ...: peers u = 1, 4, ... of the node (and the local copy).
   sched.channel 1 {
     sched.copy src = input["r * k"] dst = output["r * k"] count = k
-    sched.for u = 1 to gpus_per_node step 4 {
+    sched.for u = 1 to gpus_per_node step 3 {
       sched.for c = 0 to k {
         sched.send to "r - r mod gpus_per_node + (r + u) mod gpus_per_node"
             src = input["(r - r mod gpus_per_node + (r + u) mod gpus_per_node) * k + c"]
@@ -66,15 +73,15 @@ sched.schedule @hierarchical_all_to_all_v collective = all_to_all_v algorithm = 
             dst = output["(r - r mod gpus_per_node + (r - u) mod gpus_per_node) * k + c"]
       }
     }
-    sched.for t = 1 to "n floordiv gpus_per_node" {
+    sched.for t = 4 to "n floordiv gpus_per_node" step 4 {
       sched.copy src = scratch["(((r floordiv gpus_per_node - t) mod (n floordiv gpus_per_node)) * gpus_per_node + r mod gpus_per_node) * k"]
           dst = output["(((r floordiv gpus_per_node - t) mod (n floordiv gpus_per_node)) * gpus_per_node + r mod gpus_per_node) * k"] count = k
-          step = t after = [(channel 0, index "(t - 1) * 2 * k + 2 * (((r mod gpus_per_node) * k + k - 1) floordiv gpus_per_node) + 1")]
-      sched.for u = 1 to gpus_per_node step 4 {
+          step = t after = [(channel 0, index "(t - 4) floordiv 4 * 2 * k + 2 * (((r mod gpus_per_node) * k + k - 1) floordiv gpus_per_node) + 1")]
+      sched.for u = 1 to gpus_per_node step 3 {
         sched.for c = 0 to k {
           sched.send to "r - r mod gpus_per_node + (r + u) mod gpus_per_node"
               src = scratch["(((r floordiv gpus_per_node - t) mod (n floordiv gpus_per_node)) * gpus_per_node + (r + u) mod gpus_per_node) * k + c"]
-              step = t after = [(channel 0, index "(t - 1) * 2 * k + 2 * ((((r + u) mod gpus_per_node) * k + c) floordiv gpus_per_node) + 1")]
+              step = t after = [(channel 0, index "(t - 4) floordiv 4 * 2 * k + 2 * ((((r + u) mod gpus_per_node) * k + c) floordiv gpus_per_node) + 1")]
           sched.recv from "r - r mod gpus_per_node + (r - u) mod gpus_per_node"
               dst = output["(((r floordiv gpus_per_node - t) mod (n floordiv gpus_per_node)) * gpus_per_node + (r - u) mod gpus_per_node) * k + c"]
               step = t
@@ -82,9 +89,9 @@ sched.schedule @hierarchical_all_to_all_v collective = all_to_all_v algorithm = 
       }
     }
   }
-  // Phase 2: peers u = 2, 6, ... of the node.
+  // Phase 2, t = 0, 4, ...: peers u = 2, 5, ... of the node.
   sched.channel 2 {
-    sched.for u = 2 to gpus_per_node step 4 {
+    sched.for u = 2 to gpus_per_node step 3 {
       sched.for c = 0 to k {
         sched.send to "r - r mod gpus_per_node + (r + u) mod gpus_per_node"
             src = input["(r - r mod gpus_per_node + (r + u) mod gpus_per_node) * k + c"]
@@ -92,12 +99,12 @@ sched.schedule @hierarchical_all_to_all_v collective = all_to_all_v algorithm = 
             dst = output["(r - r mod gpus_per_node + (r - u) mod gpus_per_node) * k + c"]
       }
     }
-    sched.for t = 1 to "n floordiv gpus_per_node" {
-      sched.for u = 2 to gpus_per_node step 4 {
+    sched.for t = 4 to "n floordiv gpus_per_node" step 4 {
+      sched.for u = 2 to gpus_per_node step 3 {
         sched.for c = 0 to k {
           sched.send to "r - r mod gpus_per_node + (r + u) mod gpus_per_node"
               src = scratch["(((r floordiv gpus_per_node - t) mod (n floordiv gpus_per_node)) * gpus_per_node + (r + u) mod gpus_per_node) * k + c"]
-              step = t after = [(channel 0, index "(t - 1) * 2 * k + 2 * ((((r + u) mod gpus_per_node) * k + c) floordiv gpus_per_node) + 1")]
+              step = t after = [(channel 0, index "(t - 4) floordiv 4 * 2 * k + 2 * ((((r + u) mod gpus_per_node) * k + c) floordiv gpus_per_node) + 1")]
           sched.recv from "r - r mod gpus_per_node + (r - u) mod gpus_per_node"
               dst = output["(((r floordiv gpus_per_node - t) mod (n floordiv gpus_per_node)) * gpus_per_node + (r - u) mod gpus_per_node) * k + c"]
               step = t
@@ -105,9 +112,9 @@ sched.schedule @hierarchical_all_to_all_v collective = all_to_all_v algorithm = 
       }
     }
   }
-  // Phase 2: peers u = 3, 7, ... of the node.
+  // Phase 2, t = 0, 4, ...: peers u = 3, 6, ... of the node.
   sched.channel 3 {
-    sched.for u = 3 to gpus_per_node step 4 {
+    sched.for u = 3 to gpus_per_node step 3 {
       sched.for c = 0 to k {
         sched.send to "r - r mod gpus_per_node + (r + u) mod gpus_per_node"
             src = input["(r - r mod gpus_per_node + (r + u) mod gpus_per_node) * k + c"]
@@ -115,12 +122,12 @@ sched.schedule @hierarchical_all_to_all_v collective = all_to_all_v algorithm = 
             dst = output["(r - r mod gpus_per_node + (r - u) mod gpus_per_node) * k + c"]
       }
     }
-    sched.for t = 1 to "n floordiv gpus_per_node" {
-      sched.for u = 3 to gpus_per_node step 4 {
+    sched.for t = 4 to "n floordiv gpus_per_node" step 4 {
+      sched.for u = 3 to gpus_per_node step 3 {
         sched.for c = 0 to k {
           sched.send to "r - r mod gpus_per_node + (r + u) mod gpus_per_node"
               src = scratch["(((r floordiv gpus_per_node - t) mod (n floordiv gpus_per_node)) * gpus_per_node + (r + u) mod gpus_per_node) * k + c"]
-              step = t after = [(channel 0, index "(t - 1) * 2 * k + 2 * ((((r + u) mod gpus_per_node) * k + c) floordiv gpus_per_node) + 1")]
+              step = t after = [(channel 0, index "(t - 4) floordiv 4 * 2 * k + 2 * ((((r + u) mod gpus_per_node) * k + c) floordiv gpus_per_node) + 1")]
           sched.recv from "r - r mod gpus_per_node + (r - u) mod gpus_per_node"
               dst = output["(((r floordiv gpus_per_node - t) mod (n floordiv gpus_per_node)) * gpus_per_node + (r - u) mod gpus_per_node) * k + c"]
               step = t
@@ -128,22 +135,182 @@ sched.schedule @hierarchical_all_to_all_v collective = all_to_all_v algorithm = 
       }
     }
   }
-  // Phase 2: peers u = 4, 8, ... of the node.
+  // Phase 1, source-node offsets t = 1, 5, ...: shifted pairing on this rank's rail.
   sched.channel 4 {
-    sched.for u = 4 to gpus_per_node step 4 {
-      sched.for c = 0 to k {
-        sched.send to "r - r mod gpus_per_node + (r + u) mod gpus_per_node"
-            src = input["(r - r mod gpus_per_node + (r + u) mod gpus_per_node) * k + c"]
-        sched.recv from "r - r mod gpus_per_node + (r - u) mod gpus_per_node"
-            dst = output["(r - r mod gpus_per_node + (r - u) mod gpus_per_node) * k + c"]
+    sched.for t = 1 to "n floordiv gpus_per_node" step 4 {
+      sched.for p = 0 to k {
+        sched.send to "((r floordiv gpus_per_node + t) mod (n floordiv gpus_per_node)) * gpus_per_node + r mod gpus_per_node"
+            src = input["((r floordiv gpus_per_node + t) mod (n floordiv gpus_per_node)) * gpus_per_node * k + p * gpus_per_node"] count = gpus_per_node
+            step = t
+        sched.recv from "((r floordiv gpus_per_node - t) mod (n floordiv gpus_per_node)) * gpus_per_node + r mod gpus_per_node"
+            dst = scratch["((r floordiv gpus_per_node - t) mod (n floordiv gpus_per_node)) * gpus_per_node * k + p * gpus_per_node"] count = gpus_per_node
+            step = t
       }
     }
-    sched.for t = 1 to "n floordiv gpus_per_node" {
-      sched.for u = 4 to gpus_per_node step 4 {
+  }
+  // Phase 2, t = 1, 5, ...: peers u = 1, 4, ... of the node (and the local copy).
+  sched.channel 5 {
+    sched.for t = 1 to "n floordiv gpus_per_node" step 4 {
+      sched.copy src = scratch["(((r floordiv gpus_per_node - t) mod (n floordiv gpus_per_node)) * gpus_per_node + r mod gpus_per_node) * k"]
+          dst = output["(((r floordiv gpus_per_node - t) mod (n floordiv gpus_per_node)) * gpus_per_node + r mod gpus_per_node) * k"] count = k
+          step = t after = [(channel 4, index "(t - 1) floordiv 4 * 2 * k + 2 * (((r mod gpus_per_node) * k + k - 1) floordiv gpus_per_node) + 1")]
+      sched.for u = 1 to gpus_per_node step 3 {
         sched.for c = 0 to k {
           sched.send to "r - r mod gpus_per_node + (r + u) mod gpus_per_node"
               src = scratch["(((r floordiv gpus_per_node - t) mod (n floordiv gpus_per_node)) * gpus_per_node + (r + u) mod gpus_per_node) * k + c"]
-              step = t after = [(channel 0, index "(t - 1) * 2 * k + 2 * ((((r + u) mod gpus_per_node) * k + c) floordiv gpus_per_node) + 1")]
+              step = t after = [(channel 4, index "(t - 1) floordiv 4 * 2 * k + 2 * ((((r + u) mod gpus_per_node) * k + c) floordiv gpus_per_node) + 1")]
+          sched.recv from "r - r mod gpus_per_node + (r - u) mod gpus_per_node"
+              dst = output["(((r floordiv gpus_per_node - t) mod (n floordiv gpus_per_node)) * gpus_per_node + (r - u) mod gpus_per_node) * k + c"]
+              step = t
+        }
+      }
+    }
+  }
+  // Phase 2, t = 1, 5, ...: peers u = 2, 5, ... of the node.
+  sched.channel 6 {
+    sched.for t = 1 to "n floordiv gpus_per_node" step 4 {
+      sched.for u = 2 to gpus_per_node step 3 {
+        sched.for c = 0 to k {
+          sched.send to "r - r mod gpus_per_node + (r + u) mod gpus_per_node"
+              src = scratch["(((r floordiv gpus_per_node - t) mod (n floordiv gpus_per_node)) * gpus_per_node + (r + u) mod gpus_per_node) * k + c"]
+              step = t after = [(channel 4, index "(t - 1) floordiv 4 * 2 * k + 2 * ((((r + u) mod gpus_per_node) * k + c) floordiv gpus_per_node) + 1")]
+          sched.recv from "r - r mod gpus_per_node + (r - u) mod gpus_per_node"
+              dst = output["(((r floordiv gpus_per_node - t) mod (n floordiv gpus_per_node)) * gpus_per_node + (r - u) mod gpus_per_node) * k + c"]
+              step = t
+        }
+      }
+    }
+  }
+  // Phase 2, t = 1, 5, ...: peers u = 3, 6, ... of the node.
+  sched.channel 7 {
+    sched.for t = 1 to "n floordiv gpus_per_node" step 4 {
+      sched.for u = 3 to gpus_per_node step 3 {
+        sched.for c = 0 to k {
+          sched.send to "r - r mod gpus_per_node + (r + u) mod gpus_per_node"
+              src = scratch["(((r floordiv gpus_per_node - t) mod (n floordiv gpus_per_node)) * gpus_per_node + (r + u) mod gpus_per_node) * k + c"]
+              step = t after = [(channel 4, index "(t - 1) floordiv 4 * 2 * k + 2 * ((((r + u) mod gpus_per_node) * k + c) floordiv gpus_per_node) + 1")]
+          sched.recv from "r - r mod gpus_per_node + (r - u) mod gpus_per_node"
+              dst = output["(((r floordiv gpus_per_node - t) mod (n floordiv gpus_per_node)) * gpus_per_node + (r - u) mod gpus_per_node) * k + c"]
+              step = t
+        }
+      }
+    }
+  }
+  // Phase 1, source-node offsets t = 2, 6, ...: shifted pairing on this rank's rail.
+  sched.channel 8 {
+    sched.for t = 2 to "n floordiv gpus_per_node" step 4 {
+      sched.for p = 0 to k {
+        sched.send to "((r floordiv gpus_per_node + t) mod (n floordiv gpus_per_node)) * gpus_per_node + r mod gpus_per_node"
+            src = input["((r floordiv gpus_per_node + t) mod (n floordiv gpus_per_node)) * gpus_per_node * k + p * gpus_per_node"] count = gpus_per_node
+            step = t
+        sched.recv from "((r floordiv gpus_per_node - t) mod (n floordiv gpus_per_node)) * gpus_per_node + r mod gpus_per_node"
+            dst = scratch["((r floordiv gpus_per_node - t) mod (n floordiv gpus_per_node)) * gpus_per_node * k + p * gpus_per_node"] count = gpus_per_node
+            step = t
+      }
+    }
+  }
+  // Phase 2, t = 2, 6, ...: peers u = 1, 4, ... of the node (and the local copy).
+  sched.channel 9 {
+    sched.for t = 2 to "n floordiv gpus_per_node" step 4 {
+      sched.copy src = scratch["(((r floordiv gpus_per_node - t) mod (n floordiv gpus_per_node)) * gpus_per_node + r mod gpus_per_node) * k"]
+          dst = output["(((r floordiv gpus_per_node - t) mod (n floordiv gpus_per_node)) * gpus_per_node + r mod gpus_per_node) * k"] count = k
+          step = t after = [(channel 8, index "(t - 2) floordiv 4 * 2 * k + 2 * (((r mod gpus_per_node) * k + k - 1) floordiv gpus_per_node) + 1")]
+      sched.for u = 1 to gpus_per_node step 3 {
+        sched.for c = 0 to k {
+          sched.send to "r - r mod gpus_per_node + (r + u) mod gpus_per_node"
+              src = scratch["(((r floordiv gpus_per_node - t) mod (n floordiv gpus_per_node)) * gpus_per_node + (r + u) mod gpus_per_node) * k + c"]
+              step = t after = [(channel 8, index "(t - 2) floordiv 4 * 2 * k + 2 * ((((r + u) mod gpus_per_node) * k + c) floordiv gpus_per_node) + 1")]
+          sched.recv from "r - r mod gpus_per_node + (r - u) mod gpus_per_node"
+              dst = output["(((r floordiv gpus_per_node - t) mod (n floordiv gpus_per_node)) * gpus_per_node + (r - u) mod gpus_per_node) * k + c"]
+              step = t
+        }
+      }
+    }
+  }
+  // Phase 2, t = 2, 6, ...: peers u = 2, 5, ... of the node.
+  sched.channel 10 {
+    sched.for t = 2 to "n floordiv gpus_per_node" step 4 {
+      sched.for u = 2 to gpus_per_node step 3 {
+        sched.for c = 0 to k {
+          sched.send to "r - r mod gpus_per_node + (r + u) mod gpus_per_node"
+              src = scratch["(((r floordiv gpus_per_node - t) mod (n floordiv gpus_per_node)) * gpus_per_node + (r + u) mod gpus_per_node) * k + c"]
+              step = t after = [(channel 8, index "(t - 2) floordiv 4 * 2 * k + 2 * ((((r + u) mod gpus_per_node) * k + c) floordiv gpus_per_node) + 1")]
+          sched.recv from "r - r mod gpus_per_node + (r - u) mod gpus_per_node"
+              dst = output["(((r floordiv gpus_per_node - t) mod (n floordiv gpus_per_node)) * gpus_per_node + (r - u) mod gpus_per_node) * k + c"]
+              step = t
+        }
+      }
+    }
+  }
+  // Phase 2, t = 2, 6, ...: peers u = 3, 6, ... of the node.
+  sched.channel 11 {
+    sched.for t = 2 to "n floordiv gpus_per_node" step 4 {
+      sched.for u = 3 to gpus_per_node step 3 {
+        sched.for c = 0 to k {
+          sched.send to "r - r mod gpus_per_node + (r + u) mod gpus_per_node"
+              src = scratch["(((r floordiv gpus_per_node - t) mod (n floordiv gpus_per_node)) * gpus_per_node + (r + u) mod gpus_per_node) * k + c"]
+              step = t after = [(channel 8, index "(t - 2) floordiv 4 * 2 * k + 2 * ((((r + u) mod gpus_per_node) * k + c) floordiv gpus_per_node) + 1")]
+          sched.recv from "r - r mod gpus_per_node + (r - u) mod gpus_per_node"
+              dst = output["(((r floordiv gpus_per_node - t) mod (n floordiv gpus_per_node)) * gpus_per_node + (r - u) mod gpus_per_node) * k + c"]
+              step = t
+        }
+      }
+    }
+  }
+  // Phase 1, source-node offsets t = 3, 7, ...: shifted pairing on this rank's rail.
+  sched.channel 12 {
+    sched.for t = 3 to "n floordiv gpus_per_node" step 4 {
+      sched.for p = 0 to k {
+        sched.send to "((r floordiv gpus_per_node + t) mod (n floordiv gpus_per_node)) * gpus_per_node + r mod gpus_per_node"
+            src = input["((r floordiv gpus_per_node + t) mod (n floordiv gpus_per_node)) * gpus_per_node * k + p * gpus_per_node"] count = gpus_per_node
+            step = t
+        sched.recv from "((r floordiv gpus_per_node - t) mod (n floordiv gpus_per_node)) * gpus_per_node + r mod gpus_per_node"
+            dst = scratch["((r floordiv gpus_per_node - t) mod (n floordiv gpus_per_node)) * gpus_per_node * k + p * gpus_per_node"] count = gpus_per_node
+            step = t
+      }
+    }
+  }
+  // Phase 2, t = 3, 7, ...: peers u = 1, 4, ... of the node (and the local copy).
+  sched.channel 13 {
+    sched.for t = 3 to "n floordiv gpus_per_node" step 4 {
+      sched.copy src = scratch["(((r floordiv gpus_per_node - t) mod (n floordiv gpus_per_node)) * gpus_per_node + r mod gpus_per_node) * k"]
+          dst = output["(((r floordiv gpus_per_node - t) mod (n floordiv gpus_per_node)) * gpus_per_node + r mod gpus_per_node) * k"] count = k
+          step = t after = [(channel 12, index "(t - 3) floordiv 4 * 2 * k + 2 * (((r mod gpus_per_node) * k + k - 1) floordiv gpus_per_node) + 1")]
+      sched.for u = 1 to gpus_per_node step 3 {
+        sched.for c = 0 to k {
+          sched.send to "r - r mod gpus_per_node + (r + u) mod gpus_per_node"
+              src = scratch["(((r floordiv gpus_per_node - t) mod (n floordiv gpus_per_node)) * gpus_per_node + (r + u) mod gpus_per_node) * k + c"]
+              step = t after = [(channel 12, index "(t - 3) floordiv 4 * 2 * k + 2 * ((((r + u) mod gpus_per_node) * k + c) floordiv gpus_per_node) + 1")]
+          sched.recv from "r - r mod gpus_per_node + (r - u) mod gpus_per_node"
+              dst = output["(((r floordiv gpus_per_node - t) mod (n floordiv gpus_per_node)) * gpus_per_node + (r - u) mod gpus_per_node) * k + c"]
+              step = t
+        }
+      }
+    }
+  }
+  // Phase 2, t = 3, 7, ...: peers u = 2, 5, ... of the node.
+  sched.channel 14 {
+    sched.for t = 3 to "n floordiv gpus_per_node" step 4 {
+      sched.for u = 2 to gpus_per_node step 3 {
+        sched.for c = 0 to k {
+          sched.send to "r - r mod gpus_per_node + (r + u) mod gpus_per_node"
+              src = scratch["(((r floordiv gpus_per_node - t) mod (n floordiv gpus_per_node)) * gpus_per_node + (r + u) mod gpus_per_node) * k + c"]
+              step = t after = [(channel 12, index "(t - 3) floordiv 4 * 2 * k + 2 * ((((r + u) mod gpus_per_node) * k + c) floordiv gpus_per_node) + 1")]
+          sched.recv from "r - r mod gpus_per_node + (r - u) mod gpus_per_node"
+              dst = output["(((r floordiv gpus_per_node - t) mod (n floordiv gpus_per_node)) * gpus_per_node + (r - u) mod gpus_per_node) * k + c"]
+              step = t
+        }
+      }
+    }
+  }
+  // Phase 2, t = 3, 7, ...: peers u = 3, 6, ... of the node.
+  sched.channel 15 {
+    sched.for t = 3 to "n floordiv gpus_per_node" step 4 {
+      sched.for u = 3 to gpus_per_node step 3 {
+        sched.for c = 0 to k {
+          sched.send to "r - r mod gpus_per_node + (r + u) mod gpus_per_node"
+              src = scratch["(((r floordiv gpus_per_node - t) mod (n floordiv gpus_per_node)) * gpus_per_node + (r + u) mod gpus_per_node) * k + c"]
+              step = t after = [(channel 12, index "(t - 3) floordiv 4 * 2 * k + 2 * ((((r + u) mod gpus_per_node) * k + c) floordiv gpus_per_node) + 1")]
           sched.recv from "r - r mod gpus_per_node + (r - u) mod gpus_per_node"
               dst = output["(((r floordiv gpus_per_node - t) mod (n floordiv gpus_per_node)) * gpus_per_node + (r - u) mod gpus_per_node) * k + c"]
               step = t

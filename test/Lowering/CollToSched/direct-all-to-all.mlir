@@ -1,4 +1,4 @@
-// The built-in direct all-to-all (shifted pairing over 8 channels) is correct
+// The built-in direct all-to-all (shifted pairing over 16 channels) is correct
 // and deadlock-free for every group size and chunk count asked for, also with
 // a single slot per connection. Counts follow the file's header:
 // instructions n (1 + 2k(n-1)), transfers n (n-1) k.
