@@ -1,20 +1,12 @@
-// Bruck all-gather, ceil(log2 n) steps for any n.
-//
-// Rank r gathers in scratch, rotated: scratch part i holds the input of rank
-// (r + i) mod n. Part 0 is its own input; at distance d = 1, 2, 4, ... < n it
-// sends its first min(d, n - d) parts to rank r - d and receives as many from
-// rank r + d into parts [d, d + min(d, n - d)). A final rotation (two local
-// copies) moves scratch part i to output part (r + i) mod n.
-//
-// Chunking: whole blocks per step (count min(d, n - d) k); each step
-// forwards what the previous ones received, so chunks change message sizes,
-// not the pipeline.
-//
-// Bytes sent per rank: (n-1) M (M = input bytes of a rank; the min(d, n - d)
-// sum to n - 1). Steps: ceil(log2 n), plus local copies of M (in) and
-// n M (the rotation out).
-// Instructions per rank: 2 ceil(log2 n) + 3, one fewer on rank 0;
-// transfers: n ceil(log2 n). Scratch: n k chunks.
+// Bruck all-gather, ceil(log2 n) steps for any n. Rank r gathers rotated in
+// scratch (part i = the input of rank (r + i) mod n, part 0 its own): at
+// d = 1, 2, 4, ... < n it sends its first min(d, n - d) parts to rank r - d
+// and receives as many from rank r + d into parts [d, d + min(d, n - d)).
+// Two local copies then rotate scratch part i into output part (r + i) mod n.
+// Whole blocks per step. Scratch: n k chunks.
+// Bytes sent per rank: (n-1) M (M = input bytes of a rank). Steps:
+// ceil(log2 n) = L. Instructions: n (2 L + 3) - 1; transfers: n L.
+// See docs/algorithms/all_gather_reduce_scatter.md.
 
 sched.schedule @bruck_all_gather collective = all_gather algorithm = "bruck"
     attributes {collc.volume = "(n-1) M", collc.steps = "ceil(log2 n)"}

@@ -1,22 +1,13 @@
 // Bruck reduce-scatter, ceil(log2 n) steps for any n: the Bruck all-gather
-// run backwards (every transfer reversed, steps in reverse order).
-//
-// Rank r first rotates its input into scratch (two local copies): scratch
-// part i holds its contribution to part (r + i) mod n. Then at distance
+// with every transfer reversed and the steps in reverse order. Rank r first
+// rotates its input into scratch (part i = its part (r + i) mod n); at
 // d = D, D/2, ..., 1 (D the largest power of two below n) it sends scratch
-// parts [d, d + min(d, n - d)) to rank r + d, where they are parts
-// [0, min(d, n - d)), and adds what rank r - d sends into its own parts
-// [0, min(d, n - d)). After the last step (d = 1) part 0, the sum over all
-// ranks of part r, is written to the output.
-//
-// Chunking: whole blocks per step; chunks change message sizes, not the
-// pipeline.
-//
-// Bytes sent per rank: (n-1)/n M (M = input bytes of a rank, n parts; the
-// min(d, n - d) sum to n - 1). Steps: ceil(log2 n), plus the rotation
-// (local copies of M).
-// Instructions per rank: 2 ceil(log2 n) + 2, one fewer on rank 0;
-// transfers: n ceil(log2 n). Scratch: n k chunks.
+// parts [d, d + min(d, n - d)) to rank r + d and adds what rank r - d sends
+// into its parts [0, min(d, n - d)); the last step (d = 1) stores part 0, the
+// sum of part r, in the output. Whole blocks per step. Scratch: n k chunks.
+// Bytes sent per rank: (n-1)/n M (M = input bytes of a rank, n parts).
+// Steps: ceil(log2 n) = L. Instructions: n (2 L + 2) - 1; transfers: n L.
+// See docs/algorithms/all_gather_reduce_scatter.md.
 
 sched.schedule @bruck_reduce_scatter collective = reduce_scatter algorithm = "bruck"
     attributes {collc.volume = "(n-1)/n M", collc.steps = "ceil(log2 n)"}

@@ -1,30 +1,16 @@
-// Hierarchical all-gather: inter-node rings per rail, then intra-node rings,
-// overlapped. Requires nodes: n = N g ranks, g = gpus_per_node >= 2
-// consecutive ranks per node, N = n / g >= 2 nodes; rank r is local rank
-// l = r mod g of node a = r floordiv g.
-//
-// Channel 0 (network): the ranks of rail l (local rank l of every node, peers
-// r +- g) all-gather their inputs around a ring of N: at step s rank r
-// receives the input of rank (r - s g) mod n, the rail-l part of node a - s.
-// Channel 1 (node): for each node a - s (s = 0 .. N-1, in the order channel 0
-// receives them) the g ranks of a node all-gather their rail parts of that
-// node around a ring of g (peers on the same node, l +- 1 mod g); s = 0 is
-// the rank's own input, every other part waits for channel 0 to receive it.
-//
-// Why inter-node first: each node must import the (n - g) M bytes of the
-// other nodes, (N-1) M per NIC-affine rank; rails carry exactly that, once.
-// Gathering within the node first would send every node's g parts over
-// every rail (g times more); the intra-node phase then moves (g-1) N M per
-// rank over NVLink, overlapped with the network phase chunk by chunk.
-//
-// Chunking: chunk-major on both channels (all N parts of chunk c before
-// chunk c + 1), so channel 1 forwards chunk c of node a - s as soon as
-// channel 0 has it, and no connection holds more than two unreceived sends.
-//
-// Bytes sent per rank: (N-1) M over the network + (g-1) N M within the node
-// = (n-1) M (M = input bytes of a rank). Steps: (N-1) + (g-1).
-// Instructions per rank: k N (g + 1) + 1; transfers:
-// n k (N - 1 + N (g - 1)) = n (n - 1) k.
+// Hierarchical all-gather: rail rings across nodes, then node rings,
+// overlapped. Requires nodes: g = gpus_per_node >= 2 consecutive ranks per
+// node, N = n / g >= 2 nodes; rank r is local rank r mod g of node r / g.
+// Channel 0: the ranks of a rail (peers r +- g) all-gather their inputs
+// around a ring of N; at step s rank r receives the input of rank
+// (r - s g) mod n. Channel 1: for each s = 0 .. N-1 the g ranks of a node
+// all-gather those rail parts around a ring of g (peers l +- 1 mod g), each
+// chunk after channel 0 received it. Channel 2 copies the own part.
+// Chunking: chunk-major on both channels (deadlock-free for any k).
+// Bytes sent per rank: (N-1) M inter-node + (g-1) N M intra-node = (n-1) M
+// (M = input bytes of a rank). Steps: (N-1) + (g-1).
+// Instructions: n (k N (g + 1) + 1); transfers: n (n - 1) k.
+// See docs/algorithms/all_gather_reduce_scatter.md.
 
 sched.schedule @hierarchical_all_gather collective = all_gather
     algorithm = "hierarchical"
@@ -45,7 +31,6 @@ sched.schedule @hierarchical_all_gather collective = all_gather
           dst = output["((r + gpus_per_node) mod n) * k + c"]
           step = "n floordiv gpus_per_node - 1"
     }
-    sched.copy src = input[0] dst = output["r * k"] count = k
   }
   sched.channel 1 {
     sched.for c = 0 to k {
@@ -74,5 +59,8 @@ sched.schedule @hierarchical_all_gather collective = all_gather
             step = "n floordiv gpus_per_node + gpus_per_node - 2"
       }
     }
+  }
+  sched.channel 2 {
+    sched.copy src = input[0] dst = output["r * k"] count = k
   }
 }

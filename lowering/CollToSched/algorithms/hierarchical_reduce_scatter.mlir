@@ -1,34 +1,16 @@
-// Hierarchical reduce-scatter: intra-node rings, then inter-node rings per
-// rail, overlapped: the mirror of hierarchical all-gather. Requires nodes:
-// n = N g ranks, g = gpus_per_node >= 2 consecutive ranks per node,
-// N = n / g >= 2 nodes; rank r is local rank l = r mod g of node a = r
-// floordiv g.
-//
-// Channel 0 (node): for each destination node a' = a - 1 - u (u = 0 .. N-1,
-// the order channel 1 consumes them) the g ranks of a node reduce-scatter
-// the parts of node a' around a ring of g (peers l +- 1 mod g): local rank l
-// ends with the node's sum of part a' g + l, in scratch part u.
-// Channel 1 (network): the ranks of rail l (peers r +- g) reduce-scatter
-// these node sums around a ring of N: at step u rank r adds its scratch part
-// u to the partial sum of part (a - 1 - u) g + l from rank r - g and passes
-// it on; at step N - 1 it stores the sum of part r. Each scratch part waits
-// for channel 0 to produce it.
-//
-// Why intra-node first: every node must export the sums of the other nodes'
-// parts, (N-1) M/n per rank, which the rails carry once, already reduced
-// within the node; reduce-scattering over the rails first would send each
-// rank's (N-1)/N M unreduced (g times more). The intra-node phase moves
-// (g-1) N M/n per rank over NVLink, overlapped with the network chunk by
-// chunk.
-//
-// Chunking: chunk-major on both channels (all N destination nodes of chunk
-// c before chunk c + 1), so channel 1 sends chunk c of a node sum as soon as
-// channel 0 has it, and no connection holds more than two unreceived sends.
-//
-// Bytes sent per rank: (g-1) N M/n within the node + (N-1) M/n over the
-// network = (n-1)/n M (M = input bytes of a rank, n parts). Steps:
-// (g-1) + (N-1). Instructions per rank: k N (g + 1); transfers:
-// n k (N - 1 + N (g - 1)) = n (n - 1) k. Scratch: N k chunks.
+// Hierarchical reduce-scatter: node rings, then rail rings across nodes,
+// overlapped; the mirror of hierarchical all-gather. Requires nodes:
+// g = gpus_per_node >= 2 consecutive ranks per node, N = n / g >= 2 nodes.
+// Channel 0: for each destination node a - 1 - u (u = 0 .. N-1) the g ranks
+// of node a reduce-scatter that node's parts around a ring of g (peers
+// l +- 1 mod g); local rank l keeps the node sum of part (a-1-u) g + l in
+// scratch part u. Channel 1: the ranks of a rail (peers r +- g)
+// reduce-scatter these node sums around a ring of N, each chunk after
+// channel 0 produced it. Chunking: chunk-major (deadlock-free for any k).
+// Bytes sent per rank: (g-1) N M/n intra-node + (N-1) M/n inter-node =
+// (n-1)/n M (M = input bytes of a rank, n parts). Steps: (g-1) + (N-1).
+// Instructions: n k N (g + 1); transfers: n (n - 1) k. Scratch: N k chunks.
+// See docs/algorithms/all_gather_reduce_scatter.md.
 
 sched.schedule @hierarchical_reduce_scatter collective = reduce_scatter
     algorithm = "hierarchical"

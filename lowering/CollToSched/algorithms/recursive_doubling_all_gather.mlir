@@ -1,28 +1,16 @@
-// Recursive-doubling all-gather.
-//
-// Let q be the largest power of two <= n. Ranks r >= q (the n - q remainder
-// ranks) are folded onto r - q: a pre step sends their input there, and a
-// post step returns everything else to them. Ranks r < q then run
-// recursive doubling: at distance d = 1, 2, ..., q/2 rank r exchanges with
-// r xor d everything it holds, the parts of the aligned block of d ranks
-// b = r - r mod d, i.e. parts [b, b + d) and the remainder parts
-// [q + b, min(q + b + d, n)), doubling what it holds. For n a power of two
-// there is no remainder and no pre/post step.
-//
-// Each step exchanges the main blocks, then the remainder blocks, so a
-// connection holds at most one unreceived send (deadlock-free with 1 slot).
-//
-// Chunking: each step moves whole blocks (count d k); step i + 1 forwards
-// what step i received, so chunks change message sizes, not the pipeline.
-//
-// Bytes sent per rank (n a power of two): (n-1) M (M = input bytes of a
-// rank). Steps: log2 n; otherwise floor(log2 n) + 2, rank r < n - q sends
-// its RD blocks plus (n-1) M in the post step, rank r >= q sends M.
-// Instructions: n (2 log2 n + 1), transfers n log2 n for n a power of two;
-// otherwise, with L = log2 q, R = n - q and E = sum over d < q of
-// d ceil(R / d) (remainder blocks exchanged): q (2 L + 1) + 7 R - 2 + 2 E
-// instructions and q L + E + 3 R - 1 transfers.
-// Step labels: 0 (pre), d (distance d), q (post).
+// Recursive-doubling all-gather. q = the largest power of two <= n. The
+// n - q remainder ranks r >= q are folded onto r - q: a pre step sends their
+// input there, a post step sends them all other parts. Ranks r < q exchange
+// with r xor d, d = 1, 2, ..., q/2, everything they hold: the parts of the
+// aligned block b = r - r mod d of d ranks, [b, b + d), and its remainder
+// parts [q + b, min(q + b + d, n)). Main blocks first, then remainder
+// blocks: deadlock-free with 1 slot. Whole blocks per step (count d k).
+// n a power of two: (n-1) M sent per rank (M = input bytes of a rank),
+// log2 n steps, n (2 log2 n + 1) instructions, n log2 n transfers.
+// Otherwise floor(log2 n) + 2 steps; with L = log2 q, R = n - q and
+// E = sum over d < q of d ceil(R / d): q (2 L + 1) + 7 R - 2 + 2 E
+// instructions, q L + E + 3 R - 1 transfers. Step labels: 0, d, q.
+// See docs/algorithms/all_gather_reduce_scatter.md.
 
 sched.schedule @recursive_doubling_all_gather collective = all_gather
     algorithm = "recursive_doubling"

@@ -1,31 +1,18 @@
-// Recursive-halving reduce-scatter.
-//
-// Let q be the largest power of two <= n. Ranks r >= q (the n - q remainder
-// ranks) are folded onto r - q: a pre step sends their whole input there,
-// which adds it to its own (in scratch), and a post step returns them their
-// reduced part. Ranks r < q then run recursive halving: at distance
-// d = q/2, q/4, ..., 1 rank r and r xor d split the block of 2d ranks they
-// are responsible for; r sends the partner's half (parts [b', b' + d) and
-// remainder parts [q + b', min(q + b' + d, n)), b' the partner's aligned
-// block of d) and adds the partner's copy of its own half, so the data it
-// carries halves every step. For n a power of two there is no remainder and
-// no pre/post step. Each step exchanges the main blocks, then the remainder
-// blocks, so a connection holds at most one unreceived send (deadlock-free
-// with 1 slot).
-//
-// Partial sums live in scratch, laid out as the input (n k chunks); the first
-// step reads the input directly (or the scratch filled by the pre step), the
-// last one writes part r into the output. Chunking: whole blocks per step
-// (count d k); chunks change message sizes, not the pipeline.
-//
-// Bytes sent per rank (n a power of two): (n-1)/n M (M = input bytes of a
-// rank, n parts). Steps: log2 n; otherwise floor(log2 n) + 2, remainder
-// ranks send M, the ranks that serve them 1/n M more.
-// Instructions: 2 n log2 n, transfers n log2 n for n a power of two;
-// otherwise, with L = log2 q, R = n - q and E = sum over d < q of
-// d ceil(R / d) (remainder blocks exchanged): 2 q L + 4 R + 2 E
-// instructions and q L + E + 2 R transfers.
-// Step labels: 0 (pre), d (distance d), q (post).
+// Recursive-halving reduce-scatter. q = the largest power of two <= n. The
+// n - q remainder ranks r >= q are folded onto r - q: a pre step sends their
+// whole input there (added into scratch), a post step returns their part.
+// Ranks r < q exchange with r xor d, d = q/2, ..., 2, 1: each sends the
+// partner's half of the block of 2d ranks they share (parts [b', b' + d) and
+// remainder parts [q + b', min(q + b' + d, n)), b' = the partner's aligned
+// block) and adds the partner's copy of its own half. Partial sums live in
+// scratch (n k chunks, laid out as the input); the last step writes part r
+// to the output. Main blocks first, then remainder blocks (1 slot suffices).
+// n a power of two: (n-1)/n M sent per rank (M = input bytes of a rank, n
+// parts), log2 n steps, 2 n log2 n instructions, n log2 n transfers.
+// Otherwise floor(log2 n) + 2 steps; with L = log2 q, R = n - q and
+// E = sum over d < q of d ceil(R / d): 2 q L + 4 R + 2 E instructions,
+// q L + E + 2 R transfers. Step labels: 0, d, q.
+// See docs/algorithms/all_gather_reduce_scatter.md.
 
 sched.schedule @recursive_halving_reduce_scatter collective = reduce_scatter
     algorithm = "recursive_halving"

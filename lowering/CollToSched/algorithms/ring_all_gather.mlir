@@ -1,18 +1,12 @@
-// Ring all-gather.
-//
-// At step s (1 <= s < n) rank r receives part (r - s) mod n from rank r - 1
-// and, while s < n - 1, forwards it to rank r + 1; at step 0 it sends its
-// own input. Its own part is copied locally at the end.
-//
-// Chunking: chunk-major, as NCCL: chunk c goes all the way round (n - 1
-// transfers) before chunk c + 1 starts, so a connection never holds more
-// than two unreceived sends (no deadlock for any k with >= 2 slots; a
-// step-major order deadlocks once k >= slots). Chunk c + 1's step 0 is on
-// the wire while chunk c's later steps are forwarded downstream.
-//
-// Bytes sent per rank: (n-1) M (M = input bytes of a rank; (n-1)/n of the
-// output). Steps: n - 1.
-// Instructions per rank: k n + 1; transfers: n (n - 1) k.
+// Ring all-gather. At step s (1 <= s < n) rank r receives part (r - s) mod n
+// from rank r - 1 and, while s < n - 1, forwards it to rank r + 1; step 0
+// sends its own input. Its own part is copied on channel 1, in parallel.
+// Chunking: chunk-major (chunk c goes all the way round before chunk c + 1),
+// so a connection holds at most two unreceived sends: deadlock-free for any
+// k with >= 2 slots (a step-major order deadlocks once k >= slots).
+// Bytes sent per rank: (n-1) M (M = input bytes of a rank). Steps: n - 1.
+// Instructions: n (k n + 1); transfers: n (n - 1) k.
+// See docs/algorithms/all_gather_reduce_scatter.md.
 
 sched.schedule @ring_all_gather collective = all_gather algorithm = "ring"
     attributes {collc.volume = "(n-1) M", collc.steps = "n - 1"}
@@ -27,6 +21,8 @@ sched.schedule @ring_all_gather collective = all_gather algorithm = "ring"
       sched.recv from "(r - 1) mod n" dst = output["((r + 1) mod n) * k + c"]
           step = "n - 1"
     }
+  }
+  sched.channel 1 {
     sched.copy src = input[0] dst = output["r * k"] count = k
   }
 }

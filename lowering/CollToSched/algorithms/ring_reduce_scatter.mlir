@@ -1,16 +1,11 @@
-// Ring reduce-scatter.
-//
-// Part p is reduced along the chain p + 1, p + 2, ..., p (n - 1 hops): at
-// step 0 rank r sends its part r - 1; at step s (1 <= s < n - 1) it receives
-// the partial sum of part (r - 1 - s) mod n from rank r - 1, adds its own and
-// sends it on; at step n - 1 it receives part r and stores the full sum.
-//
-// Chunking: chunk-major, as NCCL: chunk c goes all the way round before
-// chunk c + 1 starts, so a connection never holds more than two unreceived
-// sends (no deadlock for any k with >= 2 slots).
-//
+// Ring reduce-scatter. Part p is summed along the chain p + 1, p + 2, ..., p:
+// step 0 sends the rank's part r - 1; at step s (1 <= s < n - 1) rank r adds
+// its part (r - 1 - s) mod n to the partial sum from rank r - 1 and sends it
+// on; at step n - 1 it adds its part r and stores the sum.
+// Chunking: chunk-major, deadlock-free for any k with >= 2 slots.
 // Bytes sent per rank: (n-1)/n M (M = input bytes of a rank, n parts).
-// Steps: n - 1. Instructions per rank: k n; transfers: n (n - 1) k.
+// Steps: n - 1. Instructions: n^2 k; transfers: n (n - 1) k.
+// See docs/algorithms/all_gather_reduce_scatter.md.
 
 sched.schedule @ring_reduce_scatter collective = reduce_scatter algorithm = "ring"
     attributes {collc.volume = "(n-1)/n M", collc.steps = "n - 1"}
