@@ -17,6 +17,9 @@ def SchedVerify : Pass<"sched-verify", "::mlir::ModuleOp"> {
 
     `chunks` counts chunks per algorithm unit: a schedule with
     `collc.chunk_unit = "n"` is expanded with k = chunks * n, as collc does.
+    A schedule written for a fixed `group_size` (or `chunks_per_part`) is
+    checked for that n (or k) only, whatever `group-sizes` (or `chunks`)
+    says.
     all_to_all_v schedules are expanded with each send-count pattern of
     `counts`: uniform, skewed (destination 0 receives 5x the others),
     zero-row (rank 1 sends nothing), zero-col (rank 1 receives nothing),
@@ -28,9 +31,10 @@ def SchedVerify : Pass<"sched-verify", "::mlir::ModuleOp"> {
   }];
   let options = [
     ListOption<"groupSizes", "group-sizes", "int32_t",
-               "group sizes to expand for (default: the schedule's own)">,
+               "group sizes to expand parametric schedules for">,
     ListOption<"chunks", "chunks", "unsigned",
-               "chunks per algorithm unit (default: 1)">,
+               "chunks per algorithm unit (default: 1; an explicit "
+               "schedule's chunks_per_part wins)">,
     Option<"params", "params", "std::string", "\"\"",
            "parameter values, name=value,... (default: the schedule's)">,
     ListOption<"counts", "counts", "std::string",

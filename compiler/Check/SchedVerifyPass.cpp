@@ -102,7 +102,11 @@ struct SchedVerifyPass : impl::SchedVerifyBase<SchedVerifyPass> {
              << schedule.getSymName()
              << " is parametric; give the group sizes to check "
                 "(--sched-verify=\"group-sizes=2,3,8\")";
+    // An explicit schedule is written for one k, as for one n: check that.
+    std::optional<int32_t> fixedChunks = schedule.getChunksPerPart();
     std::vector<unsigned> chunkList(chunks.begin(), chunks.end());
+    if (fixedChunks)
+      chunkList = {static_cast<unsigned>(*fixedChunks)};
     if (chunkList.empty())
       chunkList = {1};
     bool isV = algorithm.collective == sched::Collective::AllToAllV &&
@@ -119,7 +123,8 @@ struct SchedVerifyPass : impl::SchedVerifyBase<SchedVerifyPass> {
           for (const auto &entry : paramValues)
             options.params[entry.getKey()] = entry.getValue();
           int64_t unit = lowering::chunkUnitValue(algorithm, n, options.params);
-          options.chunksPerPart = static_cast<uint32_t>(c * unit);
+          options.chunksPerPart =
+              static_cast<uint32_t>(fixedChunks ? c : c * unit);
           if (isV)
             options.sendCounts = sendCountPattern(pattern, n);
           std::string what;
