@@ -1,0 +1,35 @@
+// Hierarchical all-reduce: correct and deadlock-free for every (n, g) pair
+// asked for, g = gpus_per_node, N = n / g >= 2 nodes, and chunk counts
+// (k = chunks * n = c n). It requires nodes (at least 2 of at least 2
+// ranks), so n = 3 has no valid node size. Counts: n c (2 g + 2 N - 1)
+// instructions, 2 n c (g + N - 2) transfers.
+// RUN: collc-opt %collc_src/lowering/CollToSched/algorithms/hierarchical_all_reduce.mlir --sched-verify="group-sizes=4 chunks=1,2,3 params=gpus_per_node=2" -o /dev/null 2>&1 | FileCheck %s --check-prefix=N4G2
+// RUN: collc-opt %collc_src/lowering/CollToSched/algorithms/hierarchical_all_reduce.mlir --sched-verify="group-sizes=6 chunks=1,2,3 params=gpus_per_node=3" -o /dev/null 2>&1 | FileCheck %s --check-prefix=N6G3
+// RUN: collc-opt %collc_src/lowering/CollToSched/algorithms/hierarchical_all_reduce.mlir --sched-verify="group-sizes=6 chunks=1,2,3 params=gpus_per_node=2" -o /dev/null 2>&1 | FileCheck %s --check-prefix=N6G2
+// RUN: collc-opt %collc_src/lowering/CollToSched/algorithms/hierarchical_all_reduce.mlir --sched-verify="group-sizes=12 chunks=1,2,3 params=gpus_per_node=4" -o /dev/null 2>&1 | FileCheck %s --check-prefix=N12G4
+// RUN: collc-opt %collc_src/lowering/CollToSched/algorithms/hierarchical_all_reduce.mlir --sched-verify="group-sizes=24 chunks=1,2,3 params=gpus_per_node=8" -o /dev/null 2>&1 | FileCheck %s --check-prefix=N24G8
+// RUN: collc-opt %collc_src/lowering/CollToSched/algorithms/hierarchical_all_reduce.mlir --sched-verify="group-sizes=64 chunks=1,2,3 params=gpus_per_node=8" -o /dev/null 2>&1 | FileCheck %s --check-prefix=N64G8
+// RUN: collc-opt %collc_src/lowering/CollToSched/algorithms/hierarchical_all_reduce.mlir --sched-verify="group-sizes=35 chunks=1,9 params=gpus_per_node=5 slots=2" -o /dev/null 2>&1 | FileCheck %s --check-prefix=N35G5
+
+// N4G2: sched-verify: @hierarchical_all_reduce: n = 4, k = 4: verified (28 instructions, 16 transfers)
+// N4G2: sched-verify: @hierarchical_all_reduce: n = 4, k = 8: verified (56 instructions, 32 transfers)
+// N4G2: sched-verify: @hierarchical_all_reduce: n = 4, k = 12: verified (84 instructions, 48 transfers)
+// N4G2-NOT: error
+// N6G3: sched-verify: @hierarchical_all_reduce: n = 6, k = 6: verified (54 instructions, 36 transfers)
+// N6G3: sched-verify: @hierarchical_all_reduce: n = 6, k = 18: verified (162 instructions, 108 transfers)
+// N6G3-NOT: error
+// N6G2: sched-verify: @hierarchical_all_reduce: n = 6, k = 6: verified (54 instructions, 36 transfers)
+// N6G2: sched-verify: @hierarchical_all_reduce: n = 6, k = 18: verified (162 instructions, 108 transfers)
+// N6G2-NOT: error
+// N12G4: sched-verify: @hierarchical_all_reduce: n = 12, k = 12: verified (156 instructions, 120 transfers)
+// N12G4: sched-verify: @hierarchical_all_reduce: n = 12, k = 36: verified (468 instructions, 360 transfers)
+// N12G4-NOT: error
+// N24G8: sched-verify: @hierarchical_all_reduce: n = 24, k = 24: verified (504 instructions, 432 transfers)
+// N24G8: sched-verify: @hierarchical_all_reduce: n = 24, k = 72: verified (1512 instructions, 1296 transfers)
+// N24G8-NOT: error
+// N64G8: sched-verify: @hierarchical_all_reduce: n = 64, k = 64: verified (1984 instructions, 1792 transfers)
+// N64G8: sched-verify: @hierarchical_all_reduce: n = 64, k = 128: verified (3968 instructions, 3584 transfers)
+// N64G8: sched-verify: @hierarchical_all_reduce: n = 64, k = 192: verified (5952 instructions, 5376 transfers)
+// N64G8-NOT: error
+// N35G5: sched-verify: @hierarchical_all_reduce: n = 35, k = 315: verified (7245 instructions, 6300 transfers)
+// N35G5-NOT: error
