@@ -90,10 +90,13 @@ struct SchedVerifyPass : impl::SchedVerifyBase<SchedVerifyPass> {
   LogicalResult verifySchedule(sched::ScheduleOp schedule,
                                const llvm::StringMap<int64_t> &paramValues,
                                const std::vector<std::string> &patterns) {
-    lowering::Algorithm algorithm;
-    algorithm.schedule = schedule;
-    if (succeeded(lowering::describeAlgorithm(schedule, "", false)))
-      algorithm = *lowering::describeAlgorithm(schedule, "", false);
+    // The collc.* attributes say how to expand (chunk unit); a schedule
+    // needs no algorithm name to be checked.
+    FailureOr<lowering::Algorithm> described = lowering::describeAlgorithm(
+        schedule, "", /*builtin=*/false, /*requireName=*/false);
+    if (failed(described))
+      return failure();
+    const lowering::Algorithm &algorithm = *described;
     std::vector<int32_t> sizes(groupSizes.begin(), groupSizes.end());
     if (std::optional<int32_t> fixed = schedule.getGroupSize())
       sizes = {*fixed};

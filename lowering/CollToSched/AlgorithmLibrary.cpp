@@ -32,14 +32,23 @@ std::optional<sched::Collective> collectiveFromName(llvm::StringRef name) {
   return std::nullopt;
 }
 
+/// Diagnostics at the schedule's location rather than at the op: collc-opt
+/// would append the whole schedule, in generic form, to an op's diagnostic.
+static InFlightDiagnostic emitScheduleError(sched::ScheduleOp schedule,
+                                            const llvm::Twine &message) {
+  return emitError(schedule.getLoc(), message);
+}
+
 FailureOr<Algorithm> describeAlgorithm(sched::ScheduleOp schedule,
-                                       llvm::StringRef source, bool builtin) {
+                                       llvm::StringRef source, bool builtin,
+                                       bool requireName) {
   Algorithm algorithm;
   std::optional<llvm::StringRef> name = schedule.getAlgorithm();
-  if (!name || name->empty())
-    return schedule.emitError("an algorithm needs a name: add algorithm = "
-                              "\"NAME\" to the sched.schedule");
-  algorithm.name = name->str();
+  if (requireName && (!name || name->empty()))
+    return emitScheduleError(schedule,
+                             "an algorithm needs a name: add algorithm = "
+                             "\"NAME\" to the sched.schedule");
+  algorithm.name = name.value_or("").str();
   algorithm.collective = sched::toProgramCollective(schedule.getCollective());
   algorithm.source = source.str();
   algorithm.schedule = schedule;
@@ -52,32 +61,36 @@ FailureOr<Algorithm> describeAlgorithm(sched::ScheduleOp schedule,
     else if (auto i = dyn_cast<IntegerAttr>(unit); i && i.getInt() >= 1)
       algorithm.chunkUnit = std::to_string(i.getInt());
     else
-      return schedule.emitError("collc.chunk_unit must be \"n\", a "
-                                "parameter name or a positive integer");
+      return emitScheduleError(schedule,
+                               "collc.chunk_unit must be \"n\", a "
+                               "parameter name or a positive integer");
     if (!llvm::all_of(algorithm.chunkUnit, ::isdigit) &&
         algorithm.chunkUnit != "n") {
       DictionaryAttr params = schedule.getParamsAttr();
       if (!params || !params.get(algorithm.chunkUnit))
-        return schedule.emitError("collc.chunk_unit names '")
+        return emitScheduleError(schedule, "collc.chunk_unit names '")
                << algorithm.chunkUnit << "', which is not a parameter";
     }
   }
   if (Attribute req = schedule->getAttr("collc.requires")) {
     auto list = dyn_cast<ArrayAttr>(req);
     if (!list)
-      return schedule.emitError("collc.requires must be a list of strings");
+      return emitScheduleError(schedule,
+                               "collc.requires must be a list of strings");
     for (Attribute a : list) {
       auto s = dyn_cast<StringAttr>(a);
       if (!s || s.getValue() != "nodes")
-        return schedule.emitError("collc.requires: unknown requirement ")
+        return emitScheduleError(schedule,
+                                 "collc.requires: unknown requirement ")
                << a << " (known: \"nodes\")";
       algorithm.needsNodes = true;
     }
     DictionaryAttr params = schedule.getParamsAttr();
     if (algorithm.needsNodes && (!params || !params.get("gpus_per_node")))
-      return schedule.emitError("an algorithm that requires \"nodes\" "
-                                "reads the node size from a parameter "
-                                "gpus_per_node, which it does not have");
+      return emitScheduleError(schedule,
+                               "an algorithm that requires \"nodes\" "
+                               "reads the node size from a parameter "
+                               "gpus_per_node, which it does not have");
   }
   if (auto v = schedule->getAttrOfType<StringAttr>("collc.volume"))
     algorithm.volume = v.str();
@@ -144,7 +157,7 @@ LogicalResult AlgorithmLibrary::addModule(OwningOpRef<ModuleOp> module,
       return failure();
     Algorithm algorithm = std::move(*described);
     if (find(algorithm.collective, algorithm.name))
-      return schedule.emitError("algorithm '")
+      return emitScheduleError(schedule, "algorithm '")
              << algorithm.name << "' for "
              << sched::collectiveName(algorithm.collective)
              << " is defined twice (names must be unique per collective)";

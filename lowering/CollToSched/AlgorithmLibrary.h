@@ -81,9 +81,12 @@ private:
 
 /// Reads what collc knows of an algorithm from its schedule (name,
 /// collective, collc.* attributes); a diagnostic at the schedule on error.
+/// The library needs a name; sched-verify, which only checks the schedule,
+/// passes `requireName = false`.
 mlir::FailureOr<Algorithm> describeAlgorithm(sched::ScheduleOp schedule,
                                              llvm::StringRef source,
-                                             bool builtin);
+                                             bool builtin,
+                                             bool requireName = true);
 
 /// The value of an algorithm's chunk unit for a group of n ranks and the
 /// given parameter values (falling back to the schedule's defaults).
