@@ -80,6 +80,25 @@ struct SchedVerifyPass : impl::SchedVerifyBase<SchedVerifyPass> {
         return signalPassFailure();
       }
 
+    auto optionError = [&](const char *option, int64_t value,
+                           const char *rule) {
+      emitError(getOperation().getLoc(), "sched-verify: ")
+          << option << "=" << value << ": " << rule;
+      signalPassFailure();
+    };
+    for (int32_t n : groupSizes)
+      if (n < 1)
+        return optionError("group-sizes", n, "a group has at least 1 rank");
+    for (unsigned c : chunks)
+      if (c < 1)
+        return optionError("chunks", c,
+                           "an algorithm unit has at least 1 chunk");
+    if (slots < 1)
+      return optionError("slots", slots, "a connection needs at least 1 slot");
+    if (maxChannels < 1)
+      return optionError("max-channels", maxChannels,
+                         "a rank runs at least 1 channel");
+
     bool ok = true;
     for (auto schedule : getOperation().getOps<sched::ScheduleOp>())
       ok &= succeeded(verifySchedule(schedule, paramValues, patterns));
