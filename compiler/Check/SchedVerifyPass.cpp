@@ -49,11 +49,6 @@ std::vector<int64_t> sendCountPattern(llvm::StringRef pattern, int32_t n) {
 }
 
 namespace {
-/// "1 instruction", "12 instructions".
-std::string countOf(uint64_t n, const char *noun) {
-  return std::to_string(n) + " " + noun + (n == 1 ? "" : "s");
-}
-
 // Diagnostics are emitted at locations, not at ops: an op's diagnostic
 // would append the whole schedule (or module) in generic form, which buries
 // the verifier's notes.
@@ -180,8 +175,8 @@ struct SchedVerifyPass : impl::SchedVerifyBase<SchedVerifyPass> {
             continue;
           }
           llvm::errs() << "sched-verify: " << what << ": verified ("
-                       << countOf(result.instructions, "instruction") << ", "
-                       << countOf(result.transfers, "transfer") << ")\n";
+                       << result.instructions << " instructions, "
+                       << result.transfers << " transfers)\n";
         }
       }
     }
