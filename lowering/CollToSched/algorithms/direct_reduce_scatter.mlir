@@ -2,18 +2,21 @@
 // sends its part (r + s) mod n to rank (r + s) mod n and adds the part r of
 // rank (r - s) mod n: every step is a permutation, every contribution one
 // hop. Steps are dealt round-robin to channels 0..7 (step s on channel
-// (s - 1) mod 8). Channel 0 sums into the output (from the own part),
-// channel c >= 1 into its scratch slot c - 1 (k chunks; scratch = 7 k), which
-// channel 0 adds after channel c's last instruction: no two channels reduce
-// into one chunk. Chunking: k messages per peer, alternating send / recv.
+// (s - 1) mod 8). No two channels reduce into one chunk: channel 0 sums into
+// the output (from the own part), channel c >= 1 into its scratch slot c - 1
+// (k chunks; scratch = 7 k); the 8 partial sums are then added in a binary
+// tree of depth 3 (level 1: c += c + 1 for even c; level 2: 4 += 6, 0 += 2;
+// level 3: 0 += 4), each add after the channel it reads is done.
+// Chunking: k messages per peer, alternating send chunk j / recv chunk j.
 // Bytes sent per rank: (n-1)/n M (M = input bytes of a rank, n parts).
-// Steps: n - 1 one-hop rounds. Instructions: n (2 k (n - 1) + min(7, n - 2));
-// transfers: n (n - 1) k. See docs/algorithms/all_gather_reduce_scatter.md.
+// Steps: n - 1 one-hop rounds, then 3 levels of local adds.
+// Instructions: n (2 k (n - 1) + min(7, n - 2)); transfers: n (n - 1) k.
+// See docs/algorithms/all_gather_reduce_scatter.md.
 
 sched.schedule @direct_reduce_scatter collective = reduce_scatter algorithm = "direct"
     attributes {collc.volume = "(n-1)/n M", collc.steps = "n - 1"}
     scratch = "7 * k"
-    description = "direct: shifted pairing over 8 channels, k messages per peer, per-channel partial sums; n-1 one-hop rounds, (n-1)/n M sent per rank" {
+    description = "direct: shifted pairing over 8 channels, k messages per peer, per-channel partial sums added in a tree; n-1 one-hop rounds, (n-1)/n M sent per rank" {
   sched.channel 0 {
     sched.for s = 1 to n step 8 {
       sched.for j = 0 to k {
@@ -28,12 +31,33 @@ sched.schedule @direct_reduce_scatter collective = reduce_scatter algorithm = "d
         }
       }
     }
-    // Add the partial sums of channels 1..7 (those that have a step), each
-    // after that channel's last instruction.
-    sched.for c = 1 to 8 {
-      sched.if "n >= c + 2" {
-        sched.reduce src = scratch["(c - 1) * k"] dst = output[0] count = k
-            step = n after = [(channel "c", index "2 * k * ((n + 6 - c) floordiv 8) - 1")]
+    // Tree of partial sums: add channel 1's (level 1), channel 2's (level 2,
+    // after its level 1) and channel 4's (level 3, after its levels 1, 2).
+    sched.if "n >= 3" {
+      sched.reduce src = scratch[0] dst = output[0] count = k step = n
+          after = [(channel 1, index "2 * k * ((n + 5) floordiv 8) - 1")]
+    }
+    sched.if "n >= 5" {
+      sched.reduce src = scratch[k] dst = output[0] count = k step = n
+          after = [(channel 2, index "2 * k * ((n + 4) floordiv 8)")]
+    } else {
+      sched.if "n >= 4" {
+        sched.reduce src = scratch[k] dst = output[0] count = k step = n
+            after = [(channel 2, index "2 * k * ((n + 4) floordiv 8) - 1")]
+      }
+    }
+    sched.if "n >= 8" {
+      sched.reduce src = scratch["3 * k"] dst = output[0] count = k step = n
+          after = [(channel 4, index "2 * k * ((n + 2) floordiv 8) + 1")]
+    } else {
+      sched.if "n >= 7" {
+        sched.reduce src = scratch["3 * k"] dst = output[0] count = k step = n
+            after = [(channel 4, index "2 * k * ((n + 2) floordiv 8)")]
+      } else {
+        sched.if "n >= 6" {
+          sched.reduce src = scratch["3 * k"] dst = output[0] count = k step = n
+              after = [(channel 4, index "2 * k * ((n + 2) floordiv 8) - 1")]
+        }
       }
     }
   }
@@ -50,6 +74,22 @@ sched.schedule @direct_reduce_scatter collective = reduce_scatter algorithm = "d
               src = scratch["(c - 1) * k + j"] dst = scratch["(c - 1) * k + j"]
               step = s
         }
+      }
+    }
+    // Level 1: even c adds channel c + 1's sum (odd channels add nothing).
+    sched.if "c mod 2 == 0, n >= c + 3" {
+      sched.reduce src = scratch["c * k"] dst = scratch["(c - 1) * k"] count = k
+          step = n
+          after = [(channel "c + 1", index "2 * k * ((n + 5 - c) floordiv 8) - 1")]
+    }
+    // Level 2: c = 4 adds channel 6's sum, after channel 6's level 1.
+    sched.if "c == 4, n >= 9" {
+      sched.reduce src = scratch["5 * k"] dst = scratch["3 * k"] count = k
+          step = n after = [(channel "c + 2", index "2 * k * ((n) floordiv 8)")]
+    } else {
+      sched.if "c == 4, n >= 8" {
+        sched.reduce src = scratch["5 * k"] dst = scratch["3 * k"] count = k
+            step = n after = [(channel "c + 2", index "2 * k * ((n) floordiv 8) - 1")]
       }
     }
   }
