@@ -5,6 +5,7 @@
 // aligned block b = r - r mod d of d ranks, [b, b + d), and its remainder
 // parts [q + b, min(q + b + d, n)). Main blocks first, then remainder
 // blocks: deadlock-free with 1 slot. Whole blocks per step (count d k).
+// Distance 1 sends the input itself; channel 1 copies it into the output.
 // n a power of two: (n-1) M sent per rank (M = input bytes of a rank),
 // log2 n steps, n (2 log2 n + 1) instructions, n log2 n transfers.
 // Otherwise floor(log2 n) + 2 steps; with L = log2 q, R = n - q and
@@ -18,7 +19,6 @@ sched.schedule @recursive_doubling_all_gather collective = all_gather
                 collc.steps = "log2 n (n a power of two), else floor(log2 n) + 2"}
     description = "recursive doubling: log2 n exchanges with r xor 2^i of doubling blocks, remainder ranks folded in by a pre and a post step; (n-1) M sent per rank for n a power of two" {
   sched.channel 0 {
-    sched.copy src = input[0] dst = output["r * k"] count = k
     sched.for q = 1 to "n + 1" step * 2 {
       sched.if "2 * q > n" {
         sched.if "r >= q" {
@@ -36,8 +36,14 @@ sched.schedule @recursive_doubling_all_gather collective = all_gather
           sched.for d = 1 to q step * 2 {
             // Partner r xor d; own block b = r - r mod d, the partner's
             // block b xor d.
-            sched.send to "r + d - 2 * ((r floordiv d) mod 2) * d"
-                src = output["r floordiv d * d * k"] count = "d * k" step = d
+            sched.if "d == 1" {
+              sched.send to "r + 1 - 2 * (r mod 2)" src = input[0] count = k
+                  step = 1
+            } else {
+              sched.send to "r + d - 2 * ((r floordiv d) mod 2) * d"
+                  src = output["r floordiv d * d * k"] count = "d * k" step = d
+                  after = [(channel 1, index 0)]
+            }
             sched.recv from "r + d - 2 * ((r floordiv d) mod 2) * d"
                 dst = output["(r floordiv d * d + d - 2 * ((r floordiv d) mod 2) * d) * k"]
                 count = "d * k" step = d
@@ -75,5 +81,8 @@ sched.schedule @recursive_doubling_all_gather collective = all_gather
         }
       }
     }
+  }
+  sched.channel 1 {
+    sched.copy src = input[0] dst = output["r * k"] count = k
   }
 }
