@@ -32,12 +32,14 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <cerrno>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <fstream>
 #include <iostream>
 #include <map>
@@ -62,6 +64,14 @@ using Clock = std::chrono::steady_clock;
 double msSince(Clock::time_point start) {
   return std::chrono::duration<double, std::milli>(Clock::now() - start)
       .count();
+}
+
+/// CPU seconds this process has used (user + system). The case runs on
+/// one thread, so this is its own work, whatever else loads the machine.
+double cpuSeconds() {
+  struct timespec ts;
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return double(ts.tv_sec) + double(ts.tv_nsec) * 1e-9;
 }
 
 /// A field of /proc/self/status in kB ("VmHWM", "VmRSS"); 0 if absent.
@@ -155,7 +165,9 @@ struct CaseResult {
   std::string error; ///< empty on success
   int64_t irOps = 0;
   uint64_t instructions = 0;
+  uint64_t bufferChunks = 0; ///< input + output + scratch chunks, all ranks
   double setupMs = 0, lowerMs = 0, expandMs = 0, verifyMs = 0;
+  double cpuMs = 0; ///< CPU time of lower + expand + verify
   uint64_t baselineKiB = 0, peakKiB = 0;
   bool simulated = false;
   double simMs = 0, simSeconds = 0;
@@ -180,8 +192,10 @@ int runCase(const std::string &collective, const std::string &algorithm,
       return 0;
     }
     std::cout << " ir_ops=" << r.irOps << " instructions=" << r.instructions
+              << " buffer_chunks=" << r.bufferChunks
               << " setup_ms=" << r.setupMs << " lower_ms=" << r.lowerMs
               << " expand_ms=" << r.expandMs << " verify_ms=" << r.verifyMs
+              << " cpu_ms=" << r.cpuMs
               << " baseline_kib=" << r.baselineKiB
               << " peak_kib=" << r.peakKiB;
     if (r.simulated) {
@@ -251,6 +265,7 @@ int runCase(const std::string &collective, const std::string &algorithm,
   r.baselineKiB = procStatusKiB("VmRSS");
 
   // ---- lower ----
+  double cpuStart = cpuSeconds();
   start = Clock::now();
   lowering::LoweringOptions options;
   options.algo = collective + "=" + algorithm;
@@ -274,11 +289,16 @@ int runCase(const std::string &collective, const std::string &algorithm,
   if (mlir::failed(program))
     return failWith("expansion failed");
   r.instructions = program->instructionCount();
+  r.bufferChunks = uint64_t(program->numRanks) *
+                   (uint64_t(program->buffers.inputChunks) +
+                    program->buffers.outputChunks +
+                    program->buffers.scratchChunks);
 
   // ---- verify ----
   start = Clock::now();
   sched::VerifyResult verified = sched::verifyProgram(*program);
   r.verifyMs = msSince(start);
+  r.cpuMs = (cpuSeconds() - cpuStart) * 1000;
   r.peakKiB = procStatusKiB("VmHWM");
   if (!verified.ok())
     return failWith("sched-verify: " + verified.errors.front().message);
@@ -498,8 +518,8 @@ public:
   void header() {
     std::vector<std::string> h = {
         "collective", "algorithm", "N",         "IR ops",   "instructions",
-        "setup ms",   "lower ms",  "expand ms", "verify ms", "total ms",
-        "peak MiB",   "delta MiB", "B/instr"};
+        "buffer chunks", "setup ms",  "lower ms",  "expand ms", "verify ms",
+        "total ms",   "CPU ms",    "peak MiB",  "delta MiB", "B/instr", "B/(instr+chunk)"};
     if (simulate) {
       h.push_back("sim ms");
       h.push_back("sim peak MiB");
@@ -525,7 +545,7 @@ public:
             int64_t n, const std::string &text) {
     std::vector<std::string> cells = {collective, algorithm, std::to_string(n),
                                       text};
-    size_t columns = simulate ? 16 : 13;
+    size_t columns = simulate ? 19 : 16;
     while (cells.size() < columns)
       cells.push_back("");
     row(cells);
@@ -630,22 +650,28 @@ int runParent(const Options &options, const std::string &commandLine) {
              verify = field(o, "verify_ms");
       double peakKiB = field(o, "peak_kib"), baseKiB = field(o, "baseline_kib");
       double instructions = field(o, "instructions");
+      double chunks = field(o, "buffer_chunks");
+      double deltaBytes = (peakKiB - baseKiB) * 1024;
       double bytesPerInstruction =
-          instructions > 0 ? (peakKiB - baseKiB) * 1024 / instructions : 0;
+          instructions > 0 ? deltaBytes / instructions : 0;
+      double bytesPerItem = deltaBytes / std::max(1.0, instructions + chunks);
       std::vector<std::string> cells = {
           collective,
           algorithm,
           std::to_string(n),
           o.fields["ir_ops"],
           o.fields["instructions"],
+          o.fields["buffer_chunks"],
           fixed(field(o, "setup_ms"), 0),
           fixed(lower, 1),
           fixed(expand, 1),
           fixed(verify, 1),
           fixed(lower + expand + verify, 1),
+          fixed(field(o, "cpu_ms"), 1),
           fixed(peakKiB / 1024, 1),
           fixed((peakKiB - baseKiB) / 1024, 1),
-          fixed(bytesPerInstruction, 0)};
+          fixed(bytesPerInstruction, 0),
+          fixed(bytesPerItem, 0)};
       if (options.simulate) {
         if (!o.fields.count("sim_ms")) {
           cells.insert(cells.end(), {"-", "-", "-"});
