@@ -3,7 +3,9 @@
 
 #include "dialects/Sched/Transforms/Expand.h"
 
+#include "mlir/IR/BuiltinAttributes.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/raw_ostream.h"
 
 namespace collc {
 
@@ -26,6 +28,34 @@ Selector::choose(const lowering::LoweredCollective &lowered,
     record.note = "sizes known only at run time: chosen by the default rule, "
                   "not simulated";
     return std::nullopt;
+  }
+  std::string key;
+  {
+    llvm::raw_string_ostream k(key);
+    k << static_cast<int>(lowered.collective) << '/' << lowered.elementsPerRank
+      << '/' << lowered.elementBytes << '/' << chunks << '/';
+    for (int32_t r : lowered.layout.meshRanks)
+      k << r << ',';
+    k << '/';
+    for (int64_t c : lowered.expand.sendCounts)
+      k << c << ',';
+    k << '/';
+    for (const lowering::Algorithm *a : candidates)
+      k << a << ',';
+    if (auto root = lowered.op->getAttrOfType<mlir::IntegerAttr>("root"))
+      k << "/root" << root.getInt();
+  }
+  if (auto it = memo.find(key); it != memo.end()) {
+    record = it->second;
+    if (!record.best)
+      return std::nullopt;
+    lowering::Choice choice;
+    choice.algorithm = record.best->algorithm;
+    choice.chunks = record.best->chunks;
+    choice.why = llvm::formatv("fastest of {0} simulated candidates",
+                               record.tried.size())
+                     .str();
+    return choice;
   }
   std::vector<unsigned> chunkCounts =
       chunks ? std::vector<unsigned>{chunks} : options.chunkCounts;
@@ -76,12 +106,14 @@ Selector::choose(const lowering::LoweredCollective &lowered,
   }
   if (!record.best) {
     record.note = "no candidate could be simulated: chosen by the default rule";
+    memo[key] = record;
     return std::nullopt;
   }
   for (const Candidate &c : record.tried)
     if (c.seconds >= 0 && c.algorithm != record.best->algorithm &&
         (!record.runnerUp || c.seconds < record.runnerUp->seconds))
       record.runnerUp = c;
+  memo[key] = record;
   lowering::Choice choice;
   choice.algorithm = record.best->algorithm;
   choice.chunks = record.best->chunks;

@@ -68,6 +68,9 @@ private:
   const topo::Topology &topology;
   SelectOptions options;
   std::map<mlir::Operation *, SelectionRecord> records;
+  /// Collectives with the same kind, group, sizes, candidates and chunk
+  /// choice get the same answer: simulated once.
+  std::map<std::string, SelectionRecord> memo;
 };
 
 /// Simulates one expanded program for a lowered collective on the topology
