@@ -167,10 +167,11 @@ struct CaseResult {
   uint64_t instructions = 0;
   uint64_t bufferChunks = 0; ///< input + output + scratch chunks, all ranks
   double setupMs = 0, lowerMs = 0, expandMs = 0, verifyMs = 0;
-  double cpuMs = 0; ///< CPU time of lower + expand + verify
+  /// CPU time of each stage.
+  double lowerCpuMs = 0, expandCpuMs = 0, verifyCpuMs = 0;
   uint64_t baselineKiB = 0, peakKiB = 0;
   bool simulated = false;
-  double simMs = 0, simSeconds = 0;
+  double simMs = 0, simCpuMs = 0, simSeconds = 0;
   uint64_t simPeakKiB = 0;
   std::string simError;
 };
@@ -195,13 +196,16 @@ int runCase(const std::string &collective, const std::string &algorithm,
               << " buffer_chunks=" << r.bufferChunks
               << " setup_ms=" << r.setupMs << " lower_ms=" << r.lowerMs
               << " expand_ms=" << r.expandMs << " verify_ms=" << r.verifyMs
-              << " cpu_ms=" << r.cpuMs
+              << " lower_cpu_ms=" << r.lowerCpuMs
+              << " expand_cpu_ms=" << r.expandCpuMs
+              << " verify_cpu_ms=" << r.verifyCpuMs
               << " baseline_kib=" << r.baselineKiB
               << " peak_kib=" << r.peakKiB;
     if (r.simulated) {
       if (!r.simError.empty())
         std::cout << " sim_error=1";
-      std::cout << " sim_ms=" << r.simMs << " sim_s=" << r.simSeconds
+      std::cout << " sim_ms=" << r.simMs << " sim_cpu_ms=" << r.simCpuMs
+                << " sim_s=" << r.simSeconds
                 << " sim_peak_kib=" << r.simPeakKiB;
     }
     std::cout << "\n";
@@ -273,6 +277,7 @@ int runCase(const std::string &collective, const std::string &algorithm,
   mlir::FailureOr<std::vector<lowering::LoweredCollective>> lowered =
       lowering::lowerCollectives(*module, library, options);
   r.lowerMs = msSince(start);
+  r.lowerCpuMs = (cpuSeconds() - cpuStart) * 1000;
   if (mlir::failed(lowered))
     return failWith("n/a");
   if (lowered->size() != 1 || !(*lowered)[0].algorithm)
@@ -282,10 +287,12 @@ int runCase(const std::string &collective, const std::string &algorithm,
   l.schedule->walk([&](mlir::Operation *) { ++r.irOps; });
 
   // ---- expand ----
+  cpuStart = cpuSeconds();
   start = Clock::now();
   mlir::FailureOr<sched::Program> program =
       sched::expandSchedule(l.schedule, l.expand);
   r.expandMs = msSince(start);
+  r.expandCpuMs = (cpuSeconds() - cpuStart) * 1000;
   if (mlir::failed(program))
     return failWith("expansion failed");
   r.instructions = program->instructionCount();
@@ -295,10 +302,11 @@ int runCase(const std::string &collective, const std::string &algorithm,
                     program->buffers.scratchChunks);
 
   // ---- verify ----
+  cpuStart = cpuSeconds();
   start = Clock::now();
   sched::VerifyResult verified = sched::verifyProgram(*program);
   r.verifyMs = msSince(start);
-  r.cpuMs = (cpuSeconds() - cpuStart) * 1000;
+  r.verifyCpuMs = (cpuSeconds() - cpuStart) * 1000;
   r.peakKiB = procStatusKiB("VmHWM");
   if (!verified.ok())
     return failWith("sched-verify: " + verified.errors.front().message);
@@ -311,11 +319,13 @@ int runCase(const std::string &collective, const std::string &algorithm,
     simOptions.recordLinkLoad = false;
     std::vector<int> gpus(l.layout.meshRanks.begin(),
                           l.layout.meshRanks.end());
+    cpuStart = cpuSeconds();
     start = Clock::now();
     collc::sim::SimResult sim =
         collc::sim::simulate(*program, l.elementsPerRank, l.elementBytes,
                              topology, gpus, simOptions);
     r.simMs = msSince(start);
+    r.simCpuMs = (cpuSeconds() - cpuStart) * 1000;
     r.simSeconds = sim.totalTime;
     r.simError = sim.error;
     r.simPeakKiB = procStatusKiB("VmHWM");
@@ -335,6 +345,8 @@ struct Options {
   double killAfterS = 900;
   double memLimitGiB = 0; ///< 0: 3/4 of MemTotal, at most 16 GiB
   bool simulate = false;
+  /// Stage columns in CPU time instead of wall time.
+  bool cpuTime = false;
   int64_t simulateMaxN = 1024;
   int64_t bytes = int64_t(64) << 20;
   unsigned chunks = 0;
@@ -349,12 +361,16 @@ void usage(std::ostream &os) {
         "  --min-n=N          smallest group size (default 8)\n"
         "  --max-n=N          largest group size (default 4096)\n"
         "  --quick            --max-n=1024\n"
-        "  --time-limit=S     once a case takes more than S seconds, skip the\n"
-        "                     larger N of that algorithm (default 60)\n"
+        "  --time-limit=S     once a case takes more than S seconds (CPU seconds\n"
+        "                     with --cpu-time), skip the larger N of that\n"
+        "                     algorithm (default 60)\n"
         "  --kill-after=S     kill a case that runs S seconds (default 900)\n"
         "  --mem-limit=GIB    address-space limit of each case (default: 3/4\n"
         "                     of the machine's memory, at most 16 GiB)\n"
         "  --simulate         also run the simulator, for N <= 1024\n"
+        "  --cpu-time         stage columns in CPU time (the process's own\n"
+        "                     work), wall time as the extra column; for a\n"
+        "                     loaded machine\n"
         "  --simulate-max-n=N simulate up to this N (default 1024)\n"
         "  --bytes=B          message bytes per rank (default 64 MiB; f32)\n"
         "  --chunks=K         --chunks of the lowering (default 1)\n";
@@ -409,6 +425,7 @@ struct ChildOutcome {
   bool gotResult = false;
   std::string lastLine; ///< the last other line of output (an abort message)
   double wallS = 0;
+  double cpuS = 0; ///< user + system time of the child
   bool killed = false;
   int status = 0;
 };
@@ -472,8 +489,12 @@ ChildOutcome runChild(const std::vector<std::string> &args,
     output.append(buffer, static_cast<size_t>(got));
   }
   close(fds[0]);
-  waitpid(pid, &outcome.status, 0);
+  struct rusage usage;
+  std::memset(&usage, 0, sizeof usage);
+  wait4(pid, &outcome.status, 0, &usage);
   outcome.wallS = msSince(start) / 1000.0;
+  outcome.cpuS = double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
+                 double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) * 1e-6;
 
   std::stringstream lines(output);
   std::string line;
@@ -513,15 +534,16 @@ std::string formatSeconds(double s) {
 
 class Table {
 public:
-  explicit Table(bool simulate) : simulate(simulate) {}
+  Table(bool simulate, bool cpuTime) : simulate(simulate), cpuTime(cpuTime) {}
 
   void header() {
+    std::string t = cpuTime ? " CPU ms" : " ms";
     std::vector<std::string> h = {
-        "collective", "algorithm", "N",         "IR ops",   "instructions",
-        "buffer chunks", "setup ms",  "lower ms",  "expand ms", "verify ms",
-        "total ms",   "CPU ms",    "peak MiB",  "delta MiB", "B/instr", "B/(instr+chunk)"};
+        "collective", "algorithm", "N", "IR ops", "instructions",
+        "buffer chunks", "setup ms", "lower" + t, "expand" + t, "verify" + t,
+        "total" + t, cpuTime ? "total wall ms" : "total CPU ms", "peak MiB",  "delta MiB", "B/instr", "B/(instr+chunk)"};
     if (simulate) {
-      h.push_back("sim ms");
+      h.push_back("sim" + t);
       h.push_back("sim peak MiB");
       h.push_back("simulated");
     }
@@ -552,6 +574,7 @@ public:
   }
 
   bool simulate;
+  bool cpuTime;
 };
 
 double field(const ChildOutcome &o, const char *name) {
@@ -584,12 +607,14 @@ int runParent(const Options &options, const std::string &commandLine) {
             << " s per case, kill after " << options.killAfterS
             << " s, address-space limit " << fixed(options.memLimitGiB, 1)
             << " GiB per case\n"
+            << "times: " << (options.cpuTime ? "CPU time" : "wall time")
+            << " of each stage (--cpu-time: CPU)\n"
             << "algorithms:";
   for (const auto &[c, a] : pairs)
     std::cout << " " << c << "/" << a;
   std::cout << "\n\n";
 
-  Table table(options.simulate);
+  Table table(options.simulate, options.cpuTime);
   table.header();
   int failures = 0;
   for (const auto &[collective, algorithm] : pairs) {
@@ -614,8 +639,12 @@ int runParent(const Options &options, const std::string &commandLine) {
                                        std::to_string(options.chunks),
                                        simulate ? "1" : "0"};
       ChildOutcome o = runChild(args, options);
-      std::string tookText =
-          "N=" + std::to_string(n) + " took " + formatSeconds(o.wallS);
+      // The time limit applies to the case's whole process: wall time, or
+      // with --cpu-time its CPU time.
+      double took = options.cpuTime ? o.cpuS : o.wallS;
+      std::string tookText = "N=" + std::to_string(n) + " took " +
+                             formatSeconds(took) +
+                             (options.cpuTime ? " CPU" : "");
       if (o.killed) {
         table.note(collective, algorithm, n,
                    "killed after " + formatSeconds(o.wallS));
@@ -642,12 +671,20 @@ int runParent(const Options &options, const std::string &commandLine) {
           ++failures;
         table.note(collective, algorithm, n,
                    notApplicable ? why : "FAILED: " + why);
-        if (!notApplicable && o.wallS > options.timeLimitS)
+        if (!notApplicable && took > options.timeLimitS)
           skipReason = "skipped: " + tookText;
         continue;
       }
-      double lower = field(o, "lower_ms"), expand = field(o, "expand_ms"),
-             verify = field(o, "verify_ms");
+      const char *suffix = options.cpuTime ? "_cpu_ms" : "_ms";
+      double lower = field(o, ("lower" + std::string(suffix)).c_str()),
+             expand = field(o, ("expand" + std::string(suffix)).c_str()),
+             verify = field(o, ("verify" + std::string(suffix)).c_str());
+      double other =
+          options.cpuTime
+              ? field(o, "lower_ms") + field(o, "expand_ms") +
+                    field(o, "verify_ms")
+              : field(o, "lower_cpu_ms") + field(o, "expand_cpu_ms") +
+                    field(o, "verify_cpu_ms");
       double peakKiB = field(o, "peak_kib"), baseKiB = field(o, "baseline_kib");
       double instructions = field(o, "instructions");
       double chunks = field(o, "buffer_chunks");
@@ -667,7 +704,7 @@ int runParent(const Options &options, const std::string &commandLine) {
           fixed(expand, 1),
           fixed(verify, 1),
           fixed(lower + expand + verify, 1),
-          fixed(field(o, "cpu_ms"), 1),
+          fixed(other, 1),
           fixed(peakKiB / 1024, 1),
           fixed((peakKiB - baseKiB) / 1024, 1),
           fixed(bytesPerInstruction, 0),
@@ -676,7 +713,8 @@ int runParent(const Options &options, const std::string &commandLine) {
         if (!o.fields.count("sim_ms")) {
           cells.insert(cells.end(), {"-", "-", "-"});
         } else {
-          cells.push_back(fixed(field(o, "sim_ms"), 1));
+          cells.push_back(fixed(
+              field(o, options.cpuTime ? "sim_cpu_ms" : "sim_ms"), 1));
           cells.push_back(fixed(field(o, "sim_peak_kib") / 1024, 1));
           cells.push_back(o.fields.count("sim_error")
                               ? "stuck/error"
@@ -684,7 +722,7 @@ int runParent(const Options &options, const std::string &commandLine) {
         }
       }
       table.row(cells);
-      if (o.wallS > options.timeLimitS)
+      if (took > options.timeLimitS)
         skipReason = "skipped: " + tookText;
     }
   }
@@ -739,6 +777,8 @@ int main(int argc, char **argv) {
       options.maxN = std::min<int64_t>(options.maxN, 1024);
     } else if (arg == "--simulate") {
       options.simulate = true;
+    } else if (arg == "--cpu-time") {
+      options.cpuTime = true;
     } else if (parseOption(arg, "collective", value)) {
       options.collectives = splitList(value);
     } else if (parseOption(arg, "algorithm", value)) {
