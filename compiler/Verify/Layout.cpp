@@ -30,6 +30,17 @@ uint64_t CollectiveLayout::requiredChunks(const Program &program,
   return k;
 }
 
+CollectiveLayout::CollectiveLayout(const Program &program) : program(program) {
+  if (program.collective != Collective::SendRecv || program.numRanks < 1)
+    return;
+  sender.assign(size_t(program.numRanks), -1);
+  for (int32_t s = 0; s < program.numRanks; ++s) {
+    int32_t to = program.sendTarget(s);
+    if (to >= 0 && to < program.numRanks)
+      sender[size_t(to)] = s;
+  }
+}
+
 int64_t CollectiveLayout::partElements(uint32_t rank, Buffer buffer,
                                        uint32_t part) const {
   if (program.collective != Collective::AllToAllV)
@@ -100,8 +111,9 @@ ExpectedChunk CollectiveLayout::expected(uint32_t rank, uint32_t index) const {
                ? ExpectedChunk{false, index % k, int32_t(index / k)}
                : free;
   case Collective::SendRecv:
-    return int32_t(rank) == program.peer ? ExpectedChunk{false, index, root}
-                                         : free;
+    if (rank < sender.size() && sender[rank] >= 0)
+      return {false, index, sender[rank]};
+    return free;
   }
   return free;
 }

@@ -10,6 +10,8 @@
 
 #include "dialects/Sched/Program/Program.h"
 
+#include <vector>
+
 namespace collc {
 namespace sched {
 
@@ -32,7 +34,7 @@ public:
   static uint64_t requiredChunks(const Program &program, Buffer buffer);
 
   /// `program` must be well formed (checkWellFormed).
-  explicit CollectiveLayout(const Program &program) : program(program) {}
+  explicit CollectiveLayout(const Program &program);
 
   /// Elements of `range` in `rank`'s input or output buffer.
   int64_t elements(uint32_t rank, const ChunkRange &range) const;
@@ -44,6 +46,8 @@ private:
   int64_t partElements(uint32_t rank, Buffer buffer, uint32_t part) const;
 
   const Program &program;
+  /// send_recv: the rank each rank receives from, or -1.
+  std::vector<int32_t> sender;
 };
 
 } // namespace sched

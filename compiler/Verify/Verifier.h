@@ -110,8 +110,9 @@ constexpr size_t kMaxErrorsPerKind = 5;
 ///     values of one origin chunk with disjoint rank sets (InvalidReduce,
 ///     DoubleCount). A stuck execution is a Deadlock with its cycle.
 ///  5. Postcondition on the output chunks (only the root's for reduce and
-///     gather, only the peer's for send/recv; all_to_all_v chunks of zero
-///     elements are free).
+///     gather, only those of ranks that receive for send/recv, whose
+///     permutation sendTo must be well formed in stage 1; all_to_all_v
+///     chunks of zero elements are free).
 ///
 /// Cost: linear in instructions plus buffer chunks (rank sets are interval
 /// lists), so a 1024-rank ring all-reduce of 2M instructions takes seconds.

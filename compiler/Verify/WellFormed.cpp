@@ -69,13 +69,20 @@ private:
       usable = false;
     }
     const char *name = collectiveName(program.collective);
-    if (isRooted(program.collective) &&
+    bool permutation =
+        program.collective == Collective::SendRecv && !program.sendTo.empty();
+    if (!program.sendTo.empty() && program.collective != Collective::SendRecv)
+      error(std::string(name) + " takes no sendTo, but the program has " +
+            std::to_string(program.sendTo.size()) + " sendTo entries");
+    if (isRooted(program.collective) && !permutation &&
         (program.root < 0 || uint32_t(program.root) >= numRanks)) {
       error(std::string(name) + " needs a root in " + rankRange() +
             ", but root is " + std::to_string(program.root));
       usable = false;
     }
-    if (program.collective == Collective::SendRecv) {
+    if (permutation) {
+      usable &= checkSendTo();
+    } else if (program.collective == Collective::SendRecv) {
       if (program.peer < 0 || uint32_t(program.peer) >= numRanks) {
         error(std::string(name) + " needs a peer in " + rankRange() +
               ", but peer is " + std::to_string(program.peer));
@@ -128,6 +135,51 @@ private:
       usable = false;
     }
     return usable;
+  }
+
+  /// send_recv's permutation: one entry per rank, each -1 or another rank,
+  /// no rank receiving twice; root and peer, when set, one of its pairs.
+  bool checkSendTo() {
+    const std::vector<int32_t> &sendTo = program.sendTo;
+    if (sendTo.size() != numRanks) {
+      error("send_recv with " + countOf(numRanks, "rank") + " needs " +
+            std::to_string(numRanks) + " sendTo entries, but the program has " +
+            std::to_string(sendTo.size()));
+      return false;
+    }
+    bool valid = true;
+    std::vector<int32_t> sender(numRanks, -1);
+    for (uint32_t r = 0; r < numRanks; ++r) {
+      int32_t to = sendTo[r];
+      if (to == -1)
+        continue;
+      if (to < 0 || uint32_t(to) >= numRanks) {
+        error("send_recv's sendTo[" + std::to_string(r) + "] is " +
+              std::to_string(to) + ", but it must be -1 (no send) or in " +
+              rankRange());
+        valid = false;
+      } else if (uint32_t(to) == r) {
+        error("send_recv's sendTo[" + std::to_string(r) + "] is " +
+              std::to_string(to) + ", but a rank cannot send to itself");
+        valid = false;
+      } else if (sender[to] >= 0) {
+        error("send_recv's sendTo has ranks " + std::to_string(sender[to]) +
+              " and " + std::to_string(r) + " both sending to rank " +
+              std::to_string(to) + ", but a rank receives from one at most");
+        valid = false;
+      } else {
+        sender[to] = int32_t(r);
+      }
+    }
+    if (program.root != -1 || program.peer != -1) {
+      bool pair = program.root >= 0 && uint32_t(program.root) < numRanks &&
+                  sendTo[program.root] == program.peer;
+      if (!pair)
+        error("send_recv's root " + std::to_string(program.root) +
+              " and peer " + std::to_string(program.peer) +
+              " must be -1 or a pair of its sendTo");
+    }
+    return valid;
   }
 
   bool checkSendCounts() {

@@ -64,6 +64,14 @@ const char *opcodeName(Opcode opcode) {
   return "?";
 }
 
+int32_t Program::sendTarget(int32_t rank) const {
+  if (rank < 0 || rank >= numRanks)
+    return -1;
+  if (!sendTo.empty())
+    return size_t(rank) < sendTo.size() ? sendTo[size_t(rank)] : -1;
+  return rank == root ? peer : -1;
+}
+
 size_t Program::instructionCount() const {
   size_t count = 0;
   for (const RankProgram &rank : ranks)

@@ -147,19 +147,30 @@ struct BufferShape {
 ///   reduce          in K,   out K    out[root][c]  = Σ_s in[s][c]
 ///   scatter         in N*K, out K    out[r][c]     = in[root][r*K+c]
 ///   gather          in K,   out N*K  out[root][s*K+c] = in[s][c]
-///   send/recv       in K,   out K    out[peer][c]  = in[root][c]
+///   send/recv       in K,   out K    out[sendTo[s]][c] = in[s][c]
 ///
 /// A buffer of N*K chunks is N parts of K chunks. The elements of a part (or
 /// of a whole K-chunk buffer) are cut into its K chunks by chunkElements; for
 /// all_to_all_v, part r of rank s's input and part s of rank r's output hold
 /// sendCounts[s * N + r] elements. Scratch chunks have the size of the
 /// largest input chunk.
+///
+/// send/recv is a partial permutation: every rank s with sendTo[s] >= 0 sends
+/// its input to rank sendTo[s] (a ring shift, a pipeline hand-off), no rank
+/// receives from two, and the outputs of ranks that receive nothing are
+/// free. An empty sendTo is the single pair `root` -> `peer`.
 struct Program {
   std::string algorithm; ///< e.g. "ring", or the file of a hand-written one
   Collective collective = Collective::AllReduce;
   int32_t numRanks = 0;
-  int32_t root = -1; ///< rooted collectives; the sender for send/recv
-  int32_t peer = -1; ///< the receiver for send/recv
+  /// Rooted collectives: the root. send/recv: the sender of a single pair
+  /// (with an empty sendTo), or of the only pair of sendTo (else -1).
+  int32_t root = -1;
+  /// send/recv: the receiver of the single pair (see root).
+  int32_t peer = -1;
+  /// send/recv only: N entries, the rank each rank sends its input to, or -1
+  /// for a rank that sends nothing; empty: only root sends, to peer.
+  std::vector<int32_t> sendTo;
   uint32_t chunksPerPart = 1;
   BufferShape buffers;
   std::vector<RankProgram> ranks;
@@ -167,6 +178,11 @@ struct Program {
   std::vector<int64_t> sendCounts;
 
   size_t instructionCount() const;
+
+  /// send/recv: the rank `rank` sends its input to, sendTo[rank] or, with an
+  /// empty sendTo, peer for the root; -1 when it sends nothing (or `rank` is
+  /// out of range).
+  int32_t sendTarget(int32_t rank) const;
 };
 
 /// The number of elements in chunk `index` of a buffer of `totalElements`
