@@ -11,8 +11,8 @@
 // reduction on channel t, so reduction and broadcast overlap.
 // Bytes sent per rank: (M/2) per tree edge at the rank (its parent and
 // children): at most 2 M (interior with 2 children in one tree, leaf in the
-// other), 2 (n-1)/n M on average. Steps: 2 ceil(log2 n) + 2 chunks - 2
-// hops (up and down), the chunks pipelined.
+// other), 2 (n-1)/n M on average. Steps: 2 ceil(log2 n) + chunks - 1
+// (up and down the trees, `chunks` chunks per tree pipelined).
 // Instructions: 2 (n + floor((n-2)/2)) per chunk and tree, 2 k (n +
 // floor((n-2)/2)) in all; transfers: 2 (n-1) k.
 sched.schedule @double_binary_tree_all_reduce collective = all_reduce
@@ -26,7 +26,11 @@ sched.schedule @double_binary_tree_all_reduce collective = all_reduce
     sched.for x = "(r - c) mod n" to "(r - c) mod n + 1" {
       sched.for j = "c * (k floordiv 2)" to "(c + 1) * (k floordiv 2)" {
         sched.if "x == 0" {
-          // The root; its child is the largest power of two below n.
+          // The root; its child is the largest power of two below n. A
+          // group of one rank only copies.
+          sched.if "n == 1" {
+            sched.copy src = input[j] dst = output[j]
+          }
           sched.for b = 1 to n step * 2 {
             sched.if "2 * b >= n" {
               sched.recv_reduce_copy from "(b + c) mod n" src = input[j]

@@ -10,15 +10,21 @@ sched.schedule @one_shot_all_reduce collective = all_reduce algorithm = "one_sho
                 collc.steps = "1"}
     description = "one_shot: every rank sends its buffer to all others and reduces locally; 1 step, (n-1) M sent per rank" {
   sched.channel 0 {
-    sched.for j = 0 to k {
-      sched.for d = 1 to n {
-        sched.send to "(r + d) mod n" src = input[j]
-      }
-      sched.recv_reduce_copy from "(r - 1) mod n" src = input[j] dst = output[j]
-      sched.for d = 2 to n {
-        sched.recv_reduce_copy from "(r - d) mod n" src = output[j]
+    sched.if "n >= 2" {
+      sched.for j = 0 to k {
+        sched.for d = 1 to n {
+          sched.send to "(r + d) mod n" src = input[j]
+        }
+        sched.recv_reduce_copy from "(r - 1) mod n" src = input[j]
             dst = output[j]
+        sched.for d = 2 to n {
+          sched.recv_reduce_copy from "(r - d) mod n" src = output[j]
+              dst = output[j]
+        }
       }
+    } else {
+      // A group of one rank only copies.
+      sched.copy src = input[0] dst = output[0] count = k
     }
   }
 }

@@ -4,11 +4,13 @@
 // up and one down, plus one more up and down at each of the floor((n-2)/2)
 // ranks with two children) and 2 (n-1) k transfers (each of the n-1 edges
 // of a tree carries a chunk up and down).
-// RUN: collc-opt %collc_src/lowering/CollToSched/algorithms/double_binary_tree_all_reduce.mlir --sched-verify="group-sizes=2,3,6,12,24,64 chunks=1,2,3" -o /dev/null 2>&1 | FileCheck %s
+// RUN: collc-opt %collc_src/lowering/CollToSched/algorithms/double_binary_tree_all_reduce.mlir --sched-verify="group-sizes=1,2,3,6,12,24,64 chunks=1,2,3" -o /dev/null 2>&1 | FileCheck %s
 // RUN: collc-opt %collc_src/lowering/CollToSched/algorithms/double_binary_tree_all_reduce.mlir --sched-verify="group-sizes=5,7,9,33,100 chunks=1,12 slots=2" -o /dev/null 2>&1 | FileCheck %s --check-prefix=MORE
 // The trees: 4 channels per rank (reduce and broadcast of each tree).
 // RUN: collc-opt %collc_src/lowering/CollToSched/algorithms/double_binary_tree_all_reduce.mlir --sched-expand-check="group-size=6 chunks=2 ranks=2" -o /dev/null | FileCheck %s --check-prefix=TREES
 
+// A group of one rank copies its input.
+// CHECK: sched-verify: @double_binary_tree_all_reduce: n = 1, k = 2: verified (2 instructions, 0 transfers)
 // CHECK: sched-verify: @double_binary_tree_all_reduce: n = 2, k = 2: verified (8 instructions, 4 transfers)
 // CHECK: sched-verify: @double_binary_tree_all_reduce: n = 3, k = 2: verified (12 instructions, 8 transfers)
 // CHECK: sched-verify: @double_binary_tree_all_reduce: n = 3, k = 4: verified (24 instructions, 16 transfers)

@@ -3,12 +3,14 @@
 // several parallel rings (one channel each), and with windows of 1 to 7
 // chunks (window < the 8 connection slots). Counts: n q (2n-1)
 // instructions, n q 2(n-1) transfers, q = k / n, for any rings and window.
-// RUN: collc-opt %collc_src/lowering/CollToSched/algorithms/ring_all_reduce.mlir --sched-verify="group-sizes=2,3,6,12,24,64 chunks=1,2,3" -o /dev/null 2>&1 | FileCheck %s
+// RUN: collc-opt %collc_src/lowering/CollToSched/algorithms/ring_all_reduce.mlir --sched-verify="group-sizes=1,2,3,6,12,24,64 chunks=1,2,3" -o /dev/null 2>&1 | FileCheck %s
 // RUN: collc-opt %collc_src/lowering/CollToSched/algorithms/ring_all_reduce.mlir --sched-verify="group-sizes=2,3,6,12,24,64 chunks=1,2,3,8,9 params=rings=4" -o /dev/null 2>&1 | FileCheck %s --check-prefix=RINGS
 // RUN: collc-opt %collc_src/lowering/CollToSched/algorithms/ring_all_reduce.mlir --sched-verify="group-sizes=2,3,5,8 chunks=1,7,9,17 params=rings=2,window=7" -o /dev/null 2>&1 | FileCheck %s --check-prefix=W7
 // RUN: collc-opt %collc_src/lowering/CollToSched/algorithms/ring_all_reduce.mlir --sched-verify="group-sizes=2,3,5,8 chunks=1,7,9 params=window=1 slots=2" -o /dev/null 2>&1 | FileCheck %s --check-prefix=W1
 // RUN: collc-opt %collc_src/lowering/CollToSched/algorithms/ring_all_reduce.mlir --sched-expand-check="group-size=4 chunks=32 params=rings=3 instructions=0" -o /dev/null | FileCheck %s --check-prefix=CHANNELS
 
+// A group of one rank copies its input.
+// CHECK: sched-verify: @ring_all_reduce: n = 1, k = 1: verified (1 instructions, 0 transfers)
 // CHECK: sched-verify: @ring_all_reduce: n = 2, k = 2: verified (6 instructions, 4 transfers)
 // CHECK: sched-verify: @ring_all_reduce: n = 3, k = 3: verified (15 instructions, 12 transfers)
 // CHECK: sched-verify: @ring_all_reduce: n = 3, k = 6: verified (30 instructions, 24 transfers)

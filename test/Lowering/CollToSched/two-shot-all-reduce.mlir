@@ -2,9 +2,11 @@
 // chunk count asked for (k = chunks * n, q = k / n chunks per part).
 // Counts: 4 (n-1) k instructions, 2 (n-1) k transfers (a direct
 // reduce-scatter and a direct all-gather of q chunks per part).
-// RUN: collc-opt %collc_src/lowering/CollToSched/algorithms/two_shot_all_reduce.mlir --sched-verify="group-sizes=2,3,6,12,24,64 chunks=1,2,3" -o /dev/null 2>&1 | FileCheck %s
+// RUN: collc-opt %collc_src/lowering/CollToSched/algorithms/two_shot_all_reduce.mlir --sched-verify="group-sizes=1,2,3,6,12,24,64 chunks=1,2,3" -o /dev/null 2>&1 | FileCheck %s
 // RUN: collc-opt %collc_src/lowering/CollToSched/algorithms/two_shot_all_reduce.mlir --sched-verify="group-sizes=2,3,5,8 chunks=9,20 slots=2" -o /dev/null 2>&1 | FileCheck %s --check-prefix=DEEP
 
+// A group of one rank copies its input.
+// CHECK: sched-verify: @two_shot_all_reduce: n = 1, k = 1: verified (1 instructions, 0 transfers)
 // CHECK: sched-verify: @two_shot_all_reduce: n = 2, k = 2: verified (8 instructions, 4 transfers)
 // CHECK: sched-verify: @two_shot_all_reduce: n = 3, k = 3: verified (24 instructions, 12 transfers)
 // CHECK: sched-verify: @two_shot_all_reduce: n = 3, k = 6: verified (48 instructions, 24 transfers)
