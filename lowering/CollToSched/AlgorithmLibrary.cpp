@@ -130,13 +130,15 @@ LogicalResult AlgorithmLibrary::loadBuiltins() {
 }
 
 LogicalResult AlgorithmLibrary::loadFile(llvm::StringRef path) {
-  std::string error;
+  // Errors in the file (syntax, names, collc.* attributes) show its line,
+  // whatever handler the caller has installed, or none.
+  auto sourceMgr = std::make_shared<llvm::SourceMgr>();
+  SourceMgrDiagnosticHandler fileDiagnostics(*sourceMgr, context);
   auto buffer = llvm::MemoryBuffer::getFileOrSTDIN(path);
   if (!buffer)
-    return emitError(UnknownLoc::get(context))
+    return emitError(FileLineColLoc::get(context, path, 0, 0))
            << "cannot read algorithm file '" << path
            << "': " << buffer.getError().message();
-  auto sourceMgr = std::make_shared<llvm::SourceMgr>();
   sourceMgr->AddNewSourceBuffer(std::move(*buffer), llvm::SMLoc());
   OwningOpRef<ModuleOp> module =
       parseSourceFile<ModuleOp>(sourceMgr, ParserConfig(context));
@@ -156,11 +158,14 @@ LogicalResult AlgorithmLibrary::addModule(OwningOpRef<ModuleOp> module,
     if (failed(described))
       return failure();
     Algorithm algorithm = std::move(*described);
-    if (find(algorithm.collective, algorithm.name))
+    if (const Algorithm *existing = find(algorithm.collective, algorithm.name))
       return emitScheduleError(schedule, "algorithm '")
              << algorithm.name << "' for "
              << sched::collectiveName(algorithm.collective)
-             << " is defined twice (names must be unique per collective)";
+             << " is already defined by "
+             << (existing->source == algorithm.source ? "this file"
+                                                      : existing->source)
+             << "; names must be unique per collective";
     algorithms.push_back(std::move(algorithm));
   }
   if (!any)
