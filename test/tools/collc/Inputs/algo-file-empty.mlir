@@ -1,0 +1,1 @@
+// No schedule at all.
