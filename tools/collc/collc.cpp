@@ -1,8 +1,11 @@
 //===- collc.cpp - the collc driver ---------------------------------------===//
 //
-// Parses and verifies a coll program, loads the topology it runs on, attaches
-// it to the module and reports what the program communicates. Stages that do
-// not exist yet are named as such on every run.
+// Parses and verifies a coll program (a file, or the one-collective program
+// that --collective and --bytes describe), loads the topology it runs on,
+// lowers every collective with algorithms chosen by simulation, proves each
+// schedule and reports what the program communicates. With a --bytes range
+// it sweeps sizes as nccl-tests does (compiler/Sweep). Stages that do not
+// exist yet are named as such on every run.
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/Check/CheckLowered.h"
@@ -10,6 +13,11 @@
 #include "compiler/Report/Report.h"
 #include "compiler/Select/Select.h"
 #include "compiler/Summary/CollectiveSummary.h"
+#include "compiler/Sweep/Compile.h"
+#include "compiler/Sweep/Dot.h"
+#include "compiler/Sweep/Plot.h"
+#include "compiler/Sweep/Sweep.h"
+#include "compiler/Sweep/SweepSpec.h"
 #include "compiler/Topology/Topology.h"
 #include "compiler/Volume/Volume.h"
 #include "lowering/CollToSched/AlgorithmLibrary.h"
@@ -63,7 +71,7 @@ static cl::opt<bool> dumpTopology(
              "and exit; no input program is needed"),
     cl::cat(collcCategory));
 
-enum class EmitKind { Report, Summary, Mlir, Sched, Volumes };
+enum class EmitKind { Report, Summary, Mlir, Sched, Volumes, Dot };
 static cl::opt<EmitKind>
     emitKind("emit", cl::desc("What to write"), cl::init(EmitKind::Report),
              cl::values(clEnumValN(EmitKind::Report, "report",
@@ -81,7 +89,10 @@ static cl::opt<EmitKind>
                                    "linked to its sched.schedule"),
                         clEnumValN(EmitKind::Volumes, "volumes",
                                    "the bytes each rank sends and receives "
-                                   "and each link carries, per collective")),
+                                   "and each link carries, per collective"),
+                        clEnumValN(EmitKind::Dot, "dot",
+                                   "every schedule's dependency graph in "
+                                   "Graphviz DOT (small schedules only)")),
              cl::cat(collcCategory));
 
 static cl::opt<std::string> algoOption(
@@ -111,6 +122,52 @@ static cl::opt<std::string> traceFile(
     cl::desc("Also write the simulated timeline as a Chrome trace (opens in "
              "Perfetto) to FILE"),
     cl::value_desc("FILE"), cl::cat(collcCategory));
+
+static cl::opt<std::string> collectiveOption(
+    "collective",
+    cl::desc("Compile a one-collective program instead of a file: "
+             "all_reduce, all_gather, reduce_scatter, all_to_all, "
+             "all_to_all_v, broadcast, reduce, scatter or gather (roots 0) "
+             "on a mesh of the topology's shape; needs --bytes"),
+    cl::value_desc("NAME"), cl::cat(collcCategory));
+
+static cl::opt<std::string> bytesOption(
+    "bytes",
+    cl::desc("With --collective: the input buffer per rank, SIZE (8, 64K, "
+             "1MiB, 8G: powers of 1024), or MIN:MAX[:FACTOR] to sweep sizes "
+             "MIN, MIN*FACTOR, ... (FACTOR 2 by default), a table row each"),
+    cl::value_desc("SIZE|MIN:MAX[:F]"), cl::cat(collcCategory));
+
+static cl::opt<std::string> groupOption(
+    "group",
+    cl::desc("With --collective: all (every rank, default), gpu (the GPUs "
+             "of one node) or node (one GPU per node)"),
+    cl::value_desc("all|gpu|node"), cl::init("all"), cl::cat(collcCategory));
+
+static cl::opt<std::string> dtypeOption(
+    "dtype",
+    cl::desc("With --collective: the element type, f32 (default, as "
+             "nccl-tests), bf16, f16, f64, f8E4M3FN, f8E5M2, i64, i32, i8"),
+    cl::value_desc("TYPE"), cl::init("f32"), cl::cat(collcCategory));
+
+static cl::opt<std::string> reduceOption(
+    "op",
+    cl::desc("With --collective: the reduction of all_reduce, reduce_scatter "
+             "and reduce: sum (default), prod, min, max, avg"),
+    cl::value_desc("KIND"), cl::init("sum"), cl::cat(collcCategory));
+
+static cl::opt<std::string> plotFile(
+    "plot",
+    cl::desc("With --collective: write busbw against size for collc's choice "
+             "and the baselines as an SVG plot to FILE"),
+    cl::value_desc("FILE.svg"), cl::cat(collcCategory));
+
+static cl::opt<unsigned> dotLimit(
+    "dot-limit",
+    cl::desc("--emit=dot refuses schedules of more instructions than this "
+             "(default 2000)"),
+    cl::value_desc("N"), cl::init(collc::sweep::kDotInstructionLimit),
+    cl::cat(collcCategory));
 
 static cl::opt<std::string>
     outputFilename("o", cl::desc("Write the output to FILE (default: stdout)"),
@@ -290,6 +347,162 @@ static bool writeFileAtomically(const std::string &path,
   return true;
 }
 
+/// Writes every (path, text) pair, each in one go; false after an error.
+static bool
+writeFiles(const std::vector<std::pair<std::string, std::string>> &files) {
+  for (const auto &[path, text] : files)
+    if (!writeFileAtomically(path, text))
+      return false;
+  return true;
+}
+
+/// --emit=dot: the dependency graph of every verified schedule.
+static bool emitDot(const std::vector<collc::CheckedCollective> &checked,
+                    std::string &output) {
+  std::vector<collc::sweep::DotGraph> graphs;
+  for (const collc::CheckedCollective &c : checked) {
+    if (!c.program)
+      continue;
+    const collc::lowering::LoweredCollective &l = c.lowered;
+    collc::sweep::DotGraph graph;
+    graph.title =
+        llvm::formatv("{0} at {1}: {2}, n = {3}, k = {4}",
+                      sched::collectiveName(l.collective),
+                      collc::formatLocation(l.op->getLoc()), l.algorithm->name,
+                      l.layout.size, l.expand.chunksPerPart)
+            .str();
+    graph.program = &*c.program;
+    graphs.push_back(graph);
+  }
+  std::string error;
+  if (!collc::sweep::writeDot(graphs, dotLimit, output, error)) {
+    llvm::errs() << "collc: error: " << error << "\n";
+    return false;
+  }
+  return true;
+}
+
+static std::string emitName(EmitKind kind) {
+  switch (kind) {
+  case EmitKind::Report:
+    return "report";
+  case EmitKind::Summary:
+    return "summary";
+  case EmitKind::Mlir:
+    return "mlir";
+  case EmitKind::Sched:
+    return "sched";
+  case EmitKind::Volumes:
+    return "volumes";
+  case EmitKind::Dot:
+    return "dot";
+  }
+  return "report";
+}
+
+/// The options of a generated program, checked; the topology is loaded.
+struct Generated {
+  collc::sweep::ProgramSpec spec;
+  collc::sweep::ByteSizes sizes;
+};
+
+/// Checks the --collective options against each other and the topology.
+static std::optional<Generated>
+checkGeneratedOptions(const collc::topo::Topology &topology) {
+  auto fail = [](const std::string &message) -> std::optional<Generated> {
+    llvm::errs() << "collc: error: " << message << "\n";
+    return std::nullopt;
+  };
+  if (bytesOption.empty())
+    return fail("--collective " + collectiveOption +
+                " needs --bytes SIZE or --bytes MIN:MAX[:FACTOR] (the input "
+                "buffer per rank, e.g. --bytes 1GiB or --bytes 8:8GiB)");
+  std::string error;
+  std::optional<collc::sweep::ByteSizes> sizes =
+      collc::sweep::parseByteSizes(bytesOption, error);
+  if (!sizes)
+    return fail("--bytes " + error);
+  std::optional<collc::sweep::ElementType> element =
+      collc::sweep::parseElementType(dtypeOption, error);
+  if (!element)
+    return fail(error);
+  std::optional<collc::sweep::GroupKind> group =
+      collc::sweep::parseGroup(groupOption, error);
+  if (!group)
+    return fail(error);
+  std::optional<collc::sweep::ProgramSpec> spec = collc::sweep::makeProgramSpec(
+      collectiveOption, *element, reduceOption, *group, topology, error);
+  if (!spec)
+    return fail(error);
+  if (!sizes->range && !collc::sweep::checkExactSize(*spec, sizes->min, error))
+    return fail(error);
+  if (sizes->range) {
+    if (emitKind != EmitKind::Report)
+      return fail("--emit=" + emitName(emitKind) +
+                  " needs a single size; a --bytes MIN:MAX sweep prints its "
+                  "table");
+    if (!traceFile.empty())
+      return fail("--trace needs a single size, not the --bytes range '" +
+                  bytesOption + "'");
+  }
+  return Generated{*spec, *sizes};
+}
+
+/// --bytes MIN:MAX[:FACTOR]: the sweep table, JSON and plot.
+static int runSweep(MLIRContext &context, const Generated &generated,
+                    const collc::topo::Topology &topology,
+                    const std::string &topologyPath,
+                    const collc::lowering::AlgorithmLibrary &library,
+                    const collc::sweep::CompileOptions &options) {
+  collc::sweep::Progress progress(&llvm::errs(),
+                                  llvm::sys::Process::StandardErrIsDisplayed());
+  FailureOr<collc::sweep::SweepResult> result =
+      collc::sweep::runSweep(context, generated.spec, generated.sizes, library,
+                             topology, topologyPath, options, &progress);
+  if (failed(result))
+    return 1;
+  std::string output;
+  llvm::raw_string_ostream os(output);
+  collc::sweep::printSweep(*result, os);
+  os.flush();
+  std::vector<std::pair<std::string, std::string>> files;
+  if (!reportJsonFile.empty())
+    files.emplace_back(reportJsonFile, collc::sweep::sweepToJson(*result));
+  if (!plotFile.empty())
+    files.emplace_back(plotFile, collc::sweep::sweepToSvg(*result));
+  if (outputFilename != "-")
+    files.emplace_back(outputFilename, output);
+  if (!writeFiles(files))
+    return 1;
+  if (outputFilename == "-")
+    llvm::outs() << output;
+  return 0;
+}
+
+/// The baselines of a generated single-size program, one line each.
+static void printBaselines(const collc::sweep::SweepRow &row,
+                           const collc::sweep::ProgramSpec &spec,
+                           llvm::raw_ostream &os) {
+  std::string none;
+  collc::sweep::baselinesFor(spec.collective, none);
+  os << "baselines on the same model (docs/report.md):\n";
+  for (const collc::sweep::BaselineResult &b : row.baselines) {
+    os << "  " << b.spec.label << " [" << b.spec.algorithm << "]: ";
+    if (b.seconds < 0) {
+      os << "not run: " << b.error << "\n";
+      continue;
+    }
+    os << llvm::formatv("x{0}, {1:F1} us, busbw {2:F2} GB/s", b.chunks,
+                        b.seconds * 1e6, b.busbwGBps);
+    if (row.predictedUs > 0)
+      os << llvm::formatv("; collc's choice is {0:F2}x as fast",
+                          b.seconds * 1e6 / row.predictedUs);
+    os << "\n";
+  }
+  if (!none.empty())
+    os << "  (" << none << ")\n";
+}
+
 static int run() {
   std::string topologyName, topologyPath;
   if (dumpTopology) {
@@ -302,9 +515,32 @@ static int run() {
     llvm::outs() << text.str();
     return 0;
   }
-  if (inputFilename.empty()) {
+
+  // A generated program (--collective) or the user's file.
+  bool generatedMode = !collectiveOption.empty();
+  if (generatedMode && !inputFilename.empty()) {
+    llvm::errs() << "collc: error: give a program file or --collective, not "
+                    "both ('"
+                 << inputFilename << "' and --collective " << collectiveOption
+                 << ")\n";
+    return 1;
+  }
+  if (!generatedMode) {
+    for (const cl::Option *option : std::initializer_list<const cl::Option *>{
+             &bytesOption, &groupOption, &dtypeOption, &reduceOption,
+             &plotFile})
+      if (option->getNumOccurrences()) {
+        llvm::errs() << "collc: error: --" << option->ArgStr
+                     << " describes a generated program and needs "
+                        "--collective NAME (e.g. collc --collective "
+                        "all_reduce --bytes 8:8GiB --topo dgx8x8)\n";
+        return 1;
+      }
+  }
+  if (!generatedMode && inputFilename.empty()) {
     llvm::errs() << "collc: error: no input file; usage: collc FILE.mlir "
-                    "--topo NAME|FILE (see --help)\n";
+                    "--topo NAME|FILE, or collc --collective NAME --bytes "
+                    "SIZE|MIN:MAX --topo NAME|FILE (see --help)\n";
     return 1;
   }
 
@@ -315,14 +551,51 @@ static int run() {
   // Diagnostics point at the source line; the generic op dump adds noise.
   context.printOpOnDiagnostic(false);
 
-  std::string errorMessage;
-  std::unique_ptr<llvm::MemoryBuffer> buffer =
-      openInputFile(inputFilename, &errorMessage);
-  if (!buffer) {
-    llvm::errs() << "collc: error: cannot read '" << inputFilename
-                 << "': " << errorMessage << "\n";
-    return 1;
+  // The generated program needs the topology's shape first.
+  std::unique_ptr<collc::topo::Topology> topology;
+  std::optional<Generated> generated;
+  std::unique_ptr<llvm::MemoryBuffer> buffer;
+  std::string displayName;
+  if (generatedMode) {
+    topology = loadTopology(topologyName, topologyPath);
+    if (!topology)
+      return 1;
+    generated = checkGeneratedOptions(*topology);
+    if (!generated)
+      return 1;
+    displayName =
+        std::string(sched::collectiveName(generated->spec.collective)) +
+        ".mlir";
+    if (!generated->sizes.range)
+      buffer = llvm::MemoryBuffer::getMemBufferCopy(
+          collc::sweep::generateProgram(generated->spec, generated->sizes.min),
+          displayName);
+  } else {
+    std::string errorMessage;
+    buffer = openInputFile(inputFilename, &errorMessage);
+    if (!buffer) {
+      llvm::errs() << "collc: error: cannot read '" << inputFilename
+                   << "': " << errorMessage << "\n";
+      return 1;
+    }
+    displayName = llvm::sys::path::filename(inputFilename).str();
   }
+
+  collc::lowering::AlgorithmLibrary library(&context);
+  if (failed(library.loadBuiltins()))
+    return 1;
+  for (const std::string &file : algoFiles)
+    if (failed(library.loadFile(file)))
+      return 1;
+  collc::sweep::CompileOptions compileOptions;
+  compileOptions.algo = algoOption;
+  compileOptions.chunks = chunksOption;
+  compileOptions.recordTimelines = !traceFile.empty();
+
+  if (generated && generated->sizes.range)
+    return runSweep(context, *generated, *topology, topologyPath, library,
+                    compileOptions);
+
   auto sourceMgr = std::make_shared<llvm::SourceMgr>();
   sourceMgr->AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
   SourceMgrDiagnosticHandler diagHandler(*sourceMgr, &context);
@@ -338,7 +611,7 @@ static int run() {
   });
   if (!parsed) {
     llvm::errs() << "collc: error: the MLIR parser failed while reading '"
-                 << inputFilename
+                 << displayName
                  << "' (a bug in an upstream op parser); the error reported "
                     "above, if any, is what to fix\n";
     // The context may be in any state after the parser's crash.
@@ -352,48 +625,50 @@ static int run() {
   if (failed(pm.run(*module)))
     return 1;
 
-  std::unique_ptr<collc::topo::Topology> topology =
-      loadTopology(topologyName, topologyPath);
-  if (!topology)
-    return 1;
-  if (failed(collc::checkMeshesFitTopology(*module, *topology, topologyName)))
-    return 1;
-  collc::attachTopology(*module, *topology, topologyPath);
-
-  // Lower every collective and prove each schedule before reporting it.
-  collc::lowering::AlgorithmLibrary library(&context);
-  if (failed(library.loadBuiltins()))
-    return 1;
-  for (const std::string &file : algoFiles)
-    if (failed(library.loadFile(file)))
+  if (!topology) {
+    topology = loadTopology(topologyName, topologyPath);
+    if (!topology)
       return 1;
-  collc::lowering::LoweringOptions loweringOptions;
-  loweringOptions.algo = algoOption;
-  loweringOptions.chunks = chunksOption;
-  // Algorithms and chunk counts are chosen by simulating every candidate.
-  collc::Selector selector(*topology, collc::SelectOptions());
-  loweringOptions.choose = selector.asChooser();
-  FailureOr<std::vector<collc::lowering::LoweredCollective>> lowered =
-      collc::lowering::lowerCollectives(*module, library, loweringOptions);
-  if (failed(lowered))
-    return 1;
-  std::vector<collc::CheckedCollective> checked =
-      collc::checkLowered(std::move(*lowered), collc::sched::VerifyOptions());
-  bool allVerified = true;
-  for (const collc::CheckedCollective &c : checked)
-    allVerified &= !c.lowered.algorithm || c.verified();
-  if (!allVerified)
-    return 1;
+  }
 
-  collc::ReportOptions reportOptions;
-  reportOptions.recordTimelines = !traceFile.empty();
-  collc::Report report =
-      collc::buildReport(*module, *topology, checked, &selector, reportOptions);
+  // Lower every collective (choosing by simulation), prove each schedule
+  // and build the report.
+  FailureOr<std::unique_ptr<collc::sweep::Compiled>> compiledOr =
+      collc::sweep::compileModule(*module, *topology, topologyName,
+                                  topologyPath, library, compileOptions);
+  if (failed(compiledOr))
+    return 1;
+  collc::sweep::Compiled &compiled = **compiledOr;
+  const std::vector<collc::CheckedCollective> &checked = compiled.checked;
+  const collc::Report &report = compiled.report;
+
+  // A generated program's baselines, for the report and the plot.
+  std::optional<collc::sweep::SweepResult> single;
+  if (generated) {
+    collc::sweep::SweepRow row = collc::sweep::makeRow(
+        compiled, generated->spec, library, *topology, compileOptions);
+    single.emplace();
+    single->spec = generated->spec;
+    single->topology = topology->name();
+    single->machine = collc::sweep::describeMachine(*topology);
+    single->sizes = generated->sizes;
+    single->granule = collc::sweep::sizeGranule(generated->spec);
+    single->baselines = collc::sweep::baselinesFor(generated->spec.collective,
+                                                   single->noBaseline);
+    single->rows.push_back(std::move(row));
+  }
 
   // Build every output first, then write each in one go, so that a failure
   // never leaves a half-written file behind.
   std::string output;
   llvm::raw_string_ostream os(output);
+  std::string header =
+      generated
+          ? "collc: " + collc::sweep::describeSpec(generated->spec) + ", " +
+                collc::formatBytes(generated->sizes.min) + " per rank"
+          : "collc: " + displayName;
+  header += " on topology " + topologyName + " (" +
+            collc::sweep::describeMachine(*topology) + ")\n";
   if (emitKind == EmitKind::Mlir || emitKind == EmitKind::Sched) {
     if (emitKind == EmitKind::Mlir) {
       // The program as written, with the topology attached.
@@ -408,23 +683,21 @@ static int run() {
     module->print(os);
     os << "\n";
   } else if (emitKind == EmitKind::Report) {
-    os << "collc: " << llvm::sys::path::filename(inputFilename)
-       << " on topology " << topologyName << " (" << topology->numGpus()
-       << " GPUs: " << topology->numNodes() << " node"
-       << (topology->numNodes() == 1 ? "" : "s") << " x "
-       << topology->gpusPerNode() << ")\n";
+    os << header;
     collc::printReport(report, os);
     printNotLowered(checked, os);
+    if (single)
+      printBaselines(single->rows.front(), generated->spec, os);
     os << "not implemented yet: plan and CUDA emission, running the "
           "schedules\n";
   } else if (emitKind == EmitKind::Volumes) {
     printVolumes(checked, *topology, os);
+  } else if (emitKind == EmitKind::Dot) {
+    os.flush();
+    if (!emitDot(checked, output))
+      return 1;
   } else {
-    os << "collc: " << llvm::sys::path::filename(inputFilename)
-       << " on topology " << topologyName << " (" << topology->numGpus()
-       << " GPUs: " << topology->numNodes() << " node"
-       << (topology->numNodes() == 1 ? "" : "s") << " x "
-       << topology->gpusPerNode() << ")\n";
+    os << header;
     collc::ProgramSummary summary = collc::summarizeProgram(*module, *topology);
     addLoweringToSummary(checked, *topology, summary);
     collc::printProgramSummary(summary, os);
@@ -438,11 +711,12 @@ static int run() {
     files.emplace_back(reportJsonFile, collc::reportToJson(report));
   if (!traceFile.empty())
     files.emplace_back(traceFile, collc::reportToChromeTrace(report));
+  if (!plotFile.empty() && single)
+    files.emplace_back(plotFile, collc::sweep::sweepToSvg(*single));
   if (outputFilename != "-")
     files.emplace_back(outputFilename, output);
-  for (const auto &[path, text] : files)
-    if (!writeFileAtomically(path, text))
-      return 1;
+  if (!writeFiles(files))
+    return 1;
   if (outputFilename == "-")
     llvm::outs() << output;
   return 0;
@@ -456,7 +730,10 @@ int main(int argc, char **argv) {
       "collc: compile collectives for a GPU topology\n\n"
       "  collc PROGRAM.mlir --topo NAME|FILE     report what PROGRAM "
       "communicates on the topology\n"
-      "  collc --topo NAME|FILE --dump-topology  print a topology\n\n"
+      "  collc --topo NAME|FILE --dump-topology  print a topology\n"
+      "  collc --collective all_reduce --bytes 8:8GiB --topo NAME|FILE\n"
+      "                                          sweep sizes as nccl-tests "
+      "does, against NCCL-style baselines\n\n"
       "Bundled topologies: dgx8x8, dgx-h100, dgx-a100-2, dgx1-v100, mi300x,\n"
       "pcie-2numa, torus4x4, dgx128x8 (files in topologies/).\n");
   return run();
