@@ -7,46 +7,83 @@
 
 namespace collc {
 
-Routes::Routes(const topo::Topology &topology)
-    : topology_(topology), trees_(topology.devices().size()) {}
+namespace {
+/// Trees kept at once.
+constexpr size_t kCachedTrees = 64;
+} // namespace
 
-const std::vector<topo::LinkId> &Routes::tree(topo::DeviceId from) {
-  std::unique_ptr<std::vector<topo::LinkId>> &slot = trees_[from];
-  if (slot)
-    return *slot;
-  size_t n = topology_.devices().size();
-  // Dijkstra on (latency, hops, link id): the same order as
+Routes::Routes(const topo::Topology &topology)
+    : topology_(topology), stride_(std::max(1, topology.gpusPerNode())) {}
+
+const Routes::Tree &Routes::tree(topo::DeviceId from) {
+  for (const std::unique_ptr<Tree> &t : trees_)
+    if (t->source == from)
+      return *t;
+  size_t devices = topology_.devices().size();
+  size_t states = devices * stride_;
+  auto t = std::make_unique<Tree>();
+  t->source = from;
+  t->viaLink.assign(states, -1);
+  t->prevState.assign(states, -1);
+  t->best.assign(devices, -1);
+  std::vector<double> latency(states, -1);
+  std::vector<int> hops(states, 0);
+  std::vector<bool> done(states, false);
+
+  const topo::Device &source = topology_.device(from);
+  int startLocal = source.kind == topo::DeviceKind::Gpu ? source.index : 0;
+  // Dijkstra on (latency, hops, link id): the order of
   // Topology::shortestPath.
-  using Key = std::tuple<double, int, topo::LinkId, topo::DeviceId>;
-  std::vector<double> latency(n, -1);
-  std::vector<int> hops(n, 0);
-  auto via = std::make_unique<std::vector<topo::LinkId>>(n, -1);
-  std::vector<bool> done(n, false);
+  using Key = std::tuple<double, int, int32_t, int32_t>; // .., link, state
   std::priority_queue<Key, std::vector<Key>, std::greater<Key>> queue;
-  latency[from] = 0;
-  queue.emplace(0.0, 0, -1, from);
+  int32_t start = state(from, startLocal);
+  latency[start] = 0;
+  queue.emplace(0.0, 0, -1, start);
   while (!queue.empty()) {
-    auto [lat, hop, link, device] = queue.top();
+    auto [lat, hop, link, s] = queue.top();
     queue.pop();
-    if (done[device])
+    if (done[s])
       continue;
-    done[device] = true;
-    (*via)[device] = link;
+    done[s] = true;
+    topo::DeviceId device = s / stride_;
+    int lastGpu = s % stride_;
+    if (t->best[device] < 0)
+      t->best[device] = s;
+    const topo::Device &here = topology_.device(device);
     for (topo::LinkId out : topology_.linksFrom(device)) {
       const topo::Link &l = topology_.link(out);
-      if (done[l.dst])
+      const topo::Device &next = topology_.device(l.dst);
+      // A NIC is entered from inside its node only with data from its own
+      // GPU (when the file gives the affinity).
+      if (next.kind == topo::DeviceKind::Nic &&
+          here.kind != topo::DeviceKind::NetworkSwitch && here.node >= 0) {
+        const topo::Node &node = topology_.node(here.node);
+        if (lastGpu < static_cast<int>(node.gpus.size())) {
+          topo::DeviceId gpu = node.gpus[lastGpu];
+          topo::DeviceId affine = topology_.device(gpu).nic;
+          if (affine >= 0 && affine != l.dst)
+            continue;
+        }
+      }
+      int nextLocal = next.kind == topo::DeviceKind::Gpu ? next.index : lastGpu;
+      int32_t ns = state(l.dst, nextLocal);
+      if (done[ns])
         continue;
       double candidate = lat + l.latency;
-      if (latency[l.dst] < 0 || candidate < latency[l.dst] ||
-          (candidate == latency[l.dst] && hop + 1 <= hops[l.dst])) {
-        latency[l.dst] = candidate;
-        hops[l.dst] = hop + 1;
-        queue.emplace(candidate, hop + 1, out, l.dst);
+      if (latency[ns] < 0 || candidate < latency[ns] ||
+          (candidate == latency[ns] && hop + 1 <= hops[ns])) {
+        latency[ns] = candidate;
+        hops[ns] = hop + 1;
+        t->viaLink[ns] = out;
+        t->prevState[ns] = s;
+        queue.emplace(candidate, hop + 1, out, ns);
       }
     }
   }
-  slot = std::move(via);
-  return *slot;
+  if (trees_.size() == kCachedTrees)
+    trees_.pop_front();
+  trees_.push_back(std::move(t));
+  return *trees_.back();
 }
 
 const std::vector<topo::LinkId> &Routes::path(topo::DeviceId from,
@@ -54,15 +91,13 @@ const std::vector<topo::LinkId> &Routes::path(topo::DeviceId from,
   scratch_.clear();
   if (from == to)
     return scratch_;
-  const std::vector<topo::LinkId> &via = tree(from);
-  for (topo::DeviceId at = to; at != from;) {
-    topo::LinkId link = via[at];
-    if (link < 0) { // unreachable: the loader rejects such topologies
-      scratch_.clear();
-      return scratch_;
-    }
-    scratch_.push_back(link);
-    at = topology_.link(link).src;
+  const Tree &t = tree(from);
+  int32_t s = t.best[to];
+  if (s < 0) // unreachable: the loader rejects such topologies
+    return scratch_;
+  while (t.viaLink[s] >= 0) {
+    scratch_.push_back(t.viaLink[s]);
+    s = t.prevState[s];
   }
   std::reverse(scratch_.begin(), scratch_.end());
   return scratch_;

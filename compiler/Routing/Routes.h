@@ -1,9 +1,15 @@
 //===- Routes.h - the links a transfer between two GPUs takes --*- C++ -*-===//
 //
-// Routes every transfer along the topology's least-latency path (ties broken
-// by fewer links), as Topology::shortestPath does, but computes one
-// shortest-path tree per source device and caches it, so routing the N^2
-// transfers of a 1024-rank all-to-all costs N tree builds, not N^2 searches.
+// Routes every transfer along the least-latency path (ties broken by fewer
+// links, then lower link ids) that respects GPU-NIC affinity: data leaves a
+// node through a NIC only from that NIC's own GPU, as NCCL does (a GPU
+// whose NIC is on another rail first hands its data over NVLink to the GPU
+// of the destination's rail: NCCL's PXN). Without the rule, GPUs sharing a
+// PCIe switch would share one NIC and leave the other idle.
+//
+// Trees are computed per source over (device, last GPU visited) states and
+// kept for the most recent sources, so routing the N^2 transfers of a
+// 1024-rank all-to-all costs N tree builds, not N^2 searches.
 //
 //===----------------------------------------------------------------------===//
 #ifndef COLLC_COMPILER_ROUTING_ROUTES_H
@@ -11,6 +17,7 @@
 
 #include "compiler/Topology/Topology.h"
 
+#include <deque>
 #include <memory>
 #include <vector>
 
@@ -22,16 +29,29 @@ public:
 
   /// The links from `from` to `to`, in order; empty when from == to.
   /// The reference stays valid until the next call.
-  const std::vector<topo::LinkId> &path(topo::DeviceId from, topo::DeviceId to);
+  const std::vector<topo::LinkId> &path(topo::DeviceId from,
+                                        topo::DeviceId to);
 
   const topo::Topology &topology() const { return topology_; }
 
 private:
-  /// For a source: the link by which each device is reached (-1: none).
-  const std::vector<topo::LinkId> &tree(topo::DeviceId from);
+  /// The shortest-path tree of one source over states.
+  struct Tree {
+    topo::DeviceId source = -1;
+    std::vector<int32_t> viaLink;   ///< per state: the link into it, or -1
+    std::vector<int32_t> prevState; ///< per state: the state it came from
+    std::vector<int32_t> best;      ///< per device: its first settled state
+  };
+  const Tree &tree(topo::DeviceId from);
+  int32_t state(topo::DeviceId device, int lastGpuLocal) const {
+    return device * stride_ + lastGpuLocal;
+  }
 
   const topo::Topology &topology_;
-  std::vector<std::unique_ptr<std::vector<topo::LinkId>>> trees_;
+  int stride_;
+  /// The most recent trees (a tree of a 1024-GPU topology is a few hundred
+  /// KiB, so not every source's is kept).
+  std::deque<std::unique_ptr<Tree>> trees_;
   std::vector<topo::LinkId> scratch_;
 };
 
