@@ -9,6 +9,8 @@
 
 #include <gtest/gtest.h>
 
+// Timings are printed, never asserted: speed is measured by
+// bench/scale (bench/RESULTS.md), not by unit tests.
 #include <chrono>
 #include <cstdio>
 
@@ -51,7 +53,6 @@ TEST(ScaleTest, DirectAllToAll1024RanksOnDgx128x8) {
   ASSERT_TRUE(result.ok()) << result.error;
   EXPECT_EQ(result.transfers, uint64_t(n) * (n - 1));
   EXPECT_EQ(result.instructions, uint64_t(n) * (2 * (n - 1) + 1));
-  EXPECT_LT(seconds, 60.0);
 }
 
 TEST(ScaleTest, DirectAllToAll1024RanksWithTimeline) {
@@ -66,7 +67,6 @@ TEST(ScaleTest, DirectAllToAll1024RanksWithTimeline) {
   report("the same, with timeline and link load", result, seconds);
   ASSERT_TRUE(result.ok()) << result.error;
   EXPECT_EQ(result.timeline.size(), result.instructions);
-  EXPECT_LT(seconds, 60.0);
 }
 
 TEST(ScaleTest, RingAllReduce1024Ranks) {
@@ -83,7 +83,6 @@ TEST(ScaleTest, RingAllReduce1024Ranks) {
   double seconds = secondsSince(start);
   report("ring all-reduce, 1024 ranks on dgx128x8", result, seconds);
   ASSERT_TRUE(result.ok()) << result.error;
-  EXPECT_LT(seconds, 60.0);
 }
 
 } // namespace

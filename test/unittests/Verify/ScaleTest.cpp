@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+// Timings are printed, never asserted: speed is measured by
+// bench/scale (bench/RESULTS.md), not by unit tests.
 #include <chrono>
 #include <cstdio>
 
@@ -27,8 +29,6 @@ TEST(ScaleTest, RingAllReduce1024Ranks1024Chunks) {
 
   EXPECT_TRUE(result.ok()) << ::testing::PrintToString(messages(result));
   EXPECT_EQ(result.instructions, uint64_t(n) * (2 * n - 1));
-  // Generous: the design asks for seconds, a loaded CI machine may be slow.
-  EXPECT_LT(seconds, 60.0);
 }
 
 /// A direct all-to-all has a connection per pair of ranks: 1M of them.
@@ -45,7 +45,6 @@ TEST(ScaleTest, DirectAllToAll1024Ranks) {
               (unsigned long long)result.transfers, seconds);
   EXPECT_TRUE(result.ok()) << ::testing::PrintToString(messages(result));
   EXPECT_EQ(result.transfers, uint64_t(n) * (n - 1));
-  EXPECT_LT(seconds, 60.0);
 }
 
 /// The same ring schedule with a dropped contribution at the far end of the
