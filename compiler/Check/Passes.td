@@ -25,6 +25,14 @@ def SchedVerify : Pass<"sched-verify", "::mlir::ModuleOp"> {
     zero-row (rank 1 sends nothing), zero-col (rank 1 receives nothing),
     random (fixed seed).
 
+    send_recv schedules are expanded with each permutation of `send-to`:
+    schedule (the schedule's own `peer`, `root` or `send_to`), shift
+    (r -> (r + 1) mod n), chain (r -> r + 1, the last rank sends nothing: a
+    pipeline hand-off), reverse (r -> r - 1, rank 0 sends nothing), pairs
+    (r <-> r xor 1, the last rank alone when n is odd), or a table of
+    colon-separated receivers, -1 for none (`send-to=1:2:3:-1`), for the
+    group size of its length.
+
     ```
     collc-opt my_algo.mlir --sched-verify="group-sizes=2,3,8 chunks=1,2"
     ```
@@ -37,6 +45,9 @@ def SchedVerify : Pass<"sched-verify", "::mlir::ModuleOp"> {
                "schedule's chunks_per_part wins)">,
     Option<"params", "params", "std::string", "\"\"",
            "parameter values, name=value,... (default: the schedule's)">,
+    ListOption<"sendTo", "send-to", "std::string",
+               "send_recv permutations: schedule (its own peer), shift, "
+               "chain, reverse, pairs, or a table 1:2:0 (default: schedule)">,
     ListOption<"counts", "counts", "std::string",
                "all_to_all_v send-count patterns (default: uniform,skewed,"
                "zero-row,zero-col)">,

@@ -48,6 +48,35 @@ std::vector<int64_t> sendCountPattern(llvm::StringRef pattern, int32_t n) {
   return {};
 }
 
+std::optional<std::vector<int32_t>> sendToPattern(llvm::StringRef pattern,
+                                                  int32_t n) {
+  std::vector<int32_t> to(static_cast<size_t>(n), -1);
+  if (pattern == "schedule")
+    return std::vector<int32_t>();
+  if (pattern == "shift" || pattern == "chain" || pattern == "reverse" ||
+      pattern == "pairs") {
+    for (int32_t r = 0; r < n; ++r) {
+      int32_t peer = pattern == "shift"     ? (r + 1) % n
+                     : pattern == "chain"   ? r + 1
+                     : pattern == "reverse" ? r - 1
+                                            : r ^ 1;
+      if (peer >= 0 && peer < n && peer != r)
+        to[static_cast<size_t>(r)] = peer;
+    }
+    return to;
+  }
+  llvm::SmallVector<llvm::StringRef> items;
+  pattern.split(items, ':');
+  to.clear();
+  for (llvm::StringRef item : items) {
+    int32_t value;
+    if (item.trim().getAsInteger(10, value))
+      return std::nullopt;
+    to.push_back(value);
+  }
+  return to;
+}
+
 namespace {
 // Diagnostics are emitted at locations, not at ops: an op's diagnostic
 // would append the whole schedule (or module) in generic form, which buries
@@ -99,16 +128,31 @@ struct SchedVerifyPass : impl::SchedVerifyBase<SchedVerifyPass> {
       return optionError("max-channels", maxChannels,
                          "a rank runs at least 1 channel");
 
+    std::vector<std::string> permutations(sendTo.begin(), sendTo.end());
+    if (permutations.empty())
+      permutations = {"schedule"};
+    for (const std::string &p : permutations)
+      if (!sendToPattern(p, 2)) {
+        emitError(getOperation().getLoc(),
+                  "sched-verify: send-to: unknown permutation '")
+            << p
+            << "' (schedule, shift, chain, reverse, pairs, or a table such "
+               "as 1:2:0)";
+        return signalPassFailure();
+      }
+
     bool ok = true;
     for (auto schedule : getOperation().getOps<sched::ScheduleOp>())
-      ok &= succeeded(verifySchedule(schedule, paramValues, patterns));
+      ok &= succeeded(
+          verifySchedule(schedule, paramValues, patterns, permutations));
     if (!ok)
       signalPassFailure();
   }
 
   LogicalResult verifySchedule(sched::ScheduleOp schedule,
                                const llvm::StringMap<int64_t> &paramValues,
-                               const std::vector<std::string> &patterns) {
+                               const std::vector<std::string> &patterns,
+                               const std::vector<std::string> &permutations) {
     // The collc.* attributes say how to expand (chunk unit); a schedule
     // needs no algorithm name to be checked.
     FailureOr<lowering::Algorithm> described = lowering::describeAlgorithm(
@@ -135,6 +179,14 @@ struct SchedVerifyPass : impl::SchedVerifyBase<SchedVerifyPass> {
                !schedule.getSendCounts();
     std::vector<std::string> countList =
         isV ? patterns : std::vector<std::string>{""};
+    // send_recv: one expansion per permutation; the schedule's own is named
+    // only when others are asked for too.
+    bool isSendRecv = algorithm.collective == sched::Collective::SendRecv;
+    if (isSendRecv)
+      countList = permutations;
+    bool namePattern =
+        isV || (isSendRecv && !(permutations.size() == 1 &&
+                                permutations.front() == "schedule"));
 
     bool ok = true;
     for (int32_t n : sizes) {
@@ -149,11 +201,14 @@ struct SchedVerifyPass : impl::SchedVerifyBase<SchedVerifyPass> {
               static_cast<uint32_t>(fixedChunks ? c : c * unit);
           if (isV)
             options.sendCounts = sendCountPattern(pattern, n);
+          if (isSendRecv)
+            options.sendTo = *sendToPattern(pattern, n);
           std::string what;
           llvm::raw_string_ostream(what)
               << "@" << schedule.getSymName() << ": n = " << n
               << ", k = " << options.chunksPerPart
-              << (pattern.empty() ? "" : ", counts " + pattern);
+              << (namePattern ? (isV ? ", counts " : ", send-to ") + pattern
+                              : std::string());
           FailureOr<sched::Program> program =
               sched::expandSchedule(schedule, options);
           if (failed(program)) {

@@ -44,6 +44,20 @@ static void setSendCounts(LoweredCollective &lowered, Operation *op) {
   counts.assign(static_cast<size_t>(n * n), (rows / n) * rowElements);
 }
 
+/// send/recv: the receiver of every group rank under the coll.send's peer
+/// function (a map or a table), -1 where a rank sends nothing.
+static void setSendTo(LoweredCollective &lowered, coll::SendOp send) {
+  coll::PeerFunction peers = send.getPeerFunction();
+  int64_t n = lowered.layout.size;
+  std::vector<int32_t> &to = lowered.expand.sendTo;
+  to.assign(static_cast<size_t>(std::max<int64_t>(n, 0)), -1);
+  for (int64_t r = 0; r < n; ++r) {
+    std::optional<int64_t> peer = peers.peerOf(r, n);
+    if (peer && *peer != coll::PeerFunction::kNoPeer)
+      to[static_cast<size_t>(r)] = static_cast<int32_t>(*peer);
+  }
+}
+
 std::vector<LoweredCollective> describeCollectives(ModuleOp module) {
   std::vector<LoweredCollective> result;
   int64_t gpusPerNode = gpusPerNodeOf(module);
@@ -62,6 +76,8 @@ std::vector<LoweredCollective> describeCollectives(ModuleOp module) {
     lowered.elementsPerRank = bytes < 0 ? -1 : bytes / lowered.elementBytes;
     if (lowered.collective == sched::Collective::AllToAllV)
       setSendCounts(lowered, op);
+    if (auto send = dyn_cast<coll::SendOp>(op.getOperation()))
+      setSendTo(lowered, send);
     result.push_back(std::move(lowered));
   });
   return result;
@@ -99,6 +115,7 @@ sched::ExpandOptions expandOptionsFor(const Algorithm &algorithm,
   sched::ExpandOptions options;
   options.groupSize = lowered.layout.size;
   options.sendCounts = lowered.expand.sendCounts;
+  options.sendTo = lowered.expand.sendTo;
   DictionaryAttr params = sched::ScheduleOp(algorithm.schedule).getParamsAttr();
   auto hasParam = [&](llvm::StringRef name) {
     return params && params.get(name);

@@ -81,7 +81,8 @@ bool isApplicable(const Algorithm &algorithm, const LoweredCollective &lowered,
                   std::string &why);
 
 /// The expansion options of `algorithm` for `lowered`: k = chunks x unit,
-/// gpus_per_node and root parameters, all_to_all_v counts.
+/// gpus_per_node and root parameters, all_to_all_v counts, send/recv's
+/// permutation.
 sched::ExpandOptions expandOptionsFor(const Algorithm &algorithm,
                                       const LoweredCollective &lowered,
                                       unsigned chunks);

@@ -209,22 +209,55 @@ LogicalResult ScheduleOp::verify() {
   // Root and peer, by collective.
   CollectiveKind collective = getCollective();
   StringRef collectiveName = stringifyCollectiveKind(collective);
-  if (isRooted(collective) && !getRoot())
+  bool sendRecv = collective == CollectiveKind::send_recv;
+  // send_recv's root is optional: without it every rank sends.
+  if (isRooted(collective) && !sendRecv && !getRoot())
     return emitOpError("collective ") << collectiveName << " needs a root";
   if (!isRooted(collective) && getRoot())
     return emitOpError("collective ") << collectiveName << " takes no root";
-  if (collective == CollectiveKind::send_recv && !getPeer())
-    return emitOpError("collective send_recv needs a peer (the receiver)");
-  if (collective != CollectiveKind::send_recv && getPeer())
+  if (sendRecv && !getPeer() && !getSendTo())
+    return emitOpError("collective send_recv needs a peer (the receiver) "
+                       "or a send_to table");
+  if (!sendRecv && getPeer())
     return emitOpError("only send_recv takes a peer");
+  if (!sendRecv && getSendTo())
+    return emitOpError("only send_recv takes send_to");
+  if (getSendTo() && (getPeer() || getRoot()))
+    return emitOpError("send_to replaces root and peer; give one or the other");
 
   ScopeShape header;
   header.hasRank = false;
   header.numParams = getNumSymbols() - 2;
+  ScopeShape peerScope = header;
+  peerScope.hasRank = true;
   if (failed(verifyExpr(*this, "root", getRootAttr(), header)) ||
-      failed(verifyExpr(*this, "peer", getPeerAttr(), header)) ||
+      failed(verifyExpr(*this, "peer", getPeerAttr(), peerScope)) ||
       failed(verifyExpr(*this, "scratch", getScratchAttr(), header)))
     return failure();
+  if (std::optional<ArrayRef<int64_t>> sendTo = getSendTo()) {
+    if (!groupSize)
+      return emitOpError("send_to needs a group_size");
+    int64_t n = *groupSize;
+    if (static_cast<int64_t>(sendTo->size()) != n)
+      return emitOpError("send_to has ")
+             << sendTo->size() << " entries; a group of " << n
+             << " ranks needs " << n;
+    llvm::SmallVector<int64_t> sender(n, -1);
+    for (auto [rank, to] : llvm::enumerate(*sendTo)) {
+      if (to == -1)
+        continue;
+      if (!inGroup(to, n))
+        return emitOpError("send_to sends rank ")
+               << rank << " to " << to << ", outside the group" << ofGroup(n)
+               << " (-1: no send)";
+      if (to == static_cast<int64_t>(rank))
+        return emitOpError("send_to sends rank ") << rank << " to itself";
+      if (sender[to] >= 0)
+        return emitOpError("send_to sends ranks ")
+               << sender[to] << " and " << rank << " to rank " << to;
+      sender[to] = static_cast<int64_t>(rank);
+    }
+  }
   for (auto [name, expr] :
        {std::pair<StringRef, Attribute>("root", getRootAttr()),
         {"peer", getPeerAttr()}}) {
@@ -327,8 +360,8 @@ LogicalResult ChannelOp::verify() {
     header.hasRank = false;
     if (auto schedule = (*this)->getParentOfType<ScheduleOp>())
       header.numParams = schedule.getNumSymbols() - 2;
-    if (failed(verifyExpr(*this, "channel range's upper bound",
-                          getUpperAttr(), header)))
+    if (failed(verifyExpr(*this, "channel range's upper bound", getUpperAttr(),
+                          header)))
       return failure();
     if (std::optional<int64_t> upper = getConstant(getUpperAttr());
         upper && *upper > kMaxChannels)
@@ -478,9 +511,8 @@ static LogicalResult verifyInstruction(Operation *op) {
     }
     int64_t target = dependency.getChannel();
     ChannelIds own = getChannelIds(channel);
-    if (target == channel.getId() ||
-        (channel.isRange() && own.end && target >= own.first &&
-         target < *own.end))
+    if (target == channel.getId() || (channel.isRange() && own.end &&
+                                      target >= own.first && target < *own.end))
       return op->emitOpError("depends on its own channel ")
              << target << "; a channel's instructions already run in order";
     bool exists = llvm::any_of(channels.getOps<ChannelOp>(), [&](ChannelOp c) {

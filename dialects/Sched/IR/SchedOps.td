@@ -27,7 +27,8 @@ def Sched_ScheduleOp : Sched_Op<"schedule", [Symbol, IsolatedFromAbove,
         (algorithm = "...")? (group_size = N)? (chunks_per_part = K)?
         (attributes {...})? (params = {name = int, ...})?
         (root = EXPR)? (peer = EXPR)? (scratch = EXPR)?
-        (send_counts = array<i64: ...>)? (description = "...")?
+        (send_counts = array<i64: ...>)? (send_to = array<i64: ...>)?
+        (description = "...")?
         { body }
     ```
 
@@ -43,10 +44,18 @@ def Sched_ScheduleOp : Sched_Op<"schedule", [Symbol, IsolatedFromAbove,
     - `params`: named integer parameters (e.g. `gpus_per_node`), symbols
       after n and k in alphabetical order; the values given are defaults
       that expansion may override.
-    - `root`: required by broadcast, reduce, scatter and gather (the root)
-      and send_recv (the sender); `peer`: send_recv's receiver. Both are
-      expressions of the symbols only, as is `scratch`, the number of
+    - `root`: required by broadcast, reduce, scatter and gather (the root),
+      an expression of the symbols only, as is `scratch`, the number of
       scratch chunks (0 when absent).
+    - send_recv moves every rank's input along a partial permutation: `peer`
+      is the receiver of rank r's input, an expression of the symbols and
+      `r` (a ring shift: `peer = "(r + 1) mod n"`); with a `root`, only the
+      root sends (to peer(root)). `send_to` gives the permutation as a
+      table instead, for a fixed group size: the receiver of each rank, -1
+      for a rank that sends nothing. A send_recv schedule has `peer` or
+      `send_to`. Its parameters named `send_peer` and `recv_peer`, when
+      declared, are set per rank by expansion: the rank r sends to and the
+      rank it receives from, -1 for none.
     - `send_counts`: all_to_all_v's n*n matrix, row-major by sender, for a
       fixed group size.
     - `description`: free text.
@@ -84,6 +93,7 @@ def Sched_ScheduleOp : Sched_Op<"schedule", [Symbol, IsolatedFromAbove,
                        OptionalAttr<Sched_ExprAttr>:$peer,
                        OptionalAttr<Sched_ExprAttr>:$scratch,
                        OptionalAttr<DenseI64ArrayAttr>:$send_counts,
+                       OptionalAttr<DenseI64ArrayAttr>:$send_to,
                        OptionalAttr<StrAttr>:$description);
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = [{
@@ -93,7 +103,7 @@ def Sched_ScheduleOp : Sched_Op<"schedule", [Symbol, IsolatedFromAbove,
     (`chunks_per_part` `=` $chunks_per_part^)?
     attr-dict-with-keyword
     custom<ScheduleBody>($params, $root, $peer, $scratch, $send_counts,
-                         $description, $body)
+                         $send_to, $description, $body)
   }];
   let extraClassDeclaration = [{
     /// Whether the body holds sched.rank ops (the explicit form).

@@ -262,6 +262,7 @@ void printDependencies(OpAsmPrinter &printer, Operation *op,
 ParseResult parseScheduleBody(OpAsmParser &parser, DictionaryAttr &params,
                               Attribute &root, Attribute &peer,
                               Attribute &scratch, DenseI64ArrayAttr &sendCounts,
+                              DenseI64ArrayAttr &sendTo,
                               StringAttr &description, Region &body) {
   MLIRContext *context = parser.getContext();
   if (succeeded(parser.parseOptionalKeyword("params"))) {
@@ -288,22 +289,30 @@ ParseResult parseScheduleBody(OpAsmParser &parser, DictionaryAttr &params,
     params = DictionaryAttr::get(context, list);
   }
   ExprScope scope = headerScope(params);
+  // send_recv's peer is a function of the rank.
+  ExprScope peerScope = scope;
+  peerScope.dims.push_back("r");
   for (auto [keyword, expr] : {std::pair<StringRef, Attribute *>("root", &root),
                                {"peer", &peer},
                                {"scratch", &scratch}}) {
     if (failed(parser.parseOptionalKeyword(keyword)))
       continue;
-    if (parser.parseEqual() || parseExprIn(parser, scope, *expr))
+    if (parser.parseEqual() ||
+        parseExprIn(parser, expr == &peer ? peerScope : scope, *expr))
       return failure();
   }
-  if (succeeded(parser.parseOptionalKeyword("send_counts"))) {
+  for (auto [keyword, array] :
+       {std::pair<StringRef, DenseI64ArrayAttr *>("send_counts", &sendCounts),
+        {"send_to", &sendTo}}) {
+    if (failed(parser.parseOptionalKeyword(keyword)))
+      continue;
     SMLoc loc = parser.getCurrentLocation();
-    Attribute counts;
-    if (parser.parseEqual() || parser.parseAttribute(counts))
+    Attribute value;
+    if (parser.parseEqual() || parser.parseAttribute(value))
       return failure();
-    sendCounts = dyn_cast<DenseI64ArrayAttr>(counts);
-    if (!sendCounts)
-      return parser.emitError(loc, "send_counts must be an array<i64: ...>");
+    *array = dyn_cast<DenseI64ArrayAttr>(value);
+    if (!*array)
+      return parser.emitError(loc) << keyword << " must be an array<i64: ...>";
   }
   if (succeeded(parser.parseOptionalKeyword("description"))) {
     std::string text;
@@ -320,7 +329,8 @@ ParseResult parseScheduleBody(OpAsmParser &parser, DictionaryAttr &params,
 void printScheduleBody(OpAsmPrinter &printer, Operation *,
                        DictionaryAttr params, Attribute root, Attribute peer,
                        Attribute scratch, DenseI64ArrayAttr sendCounts,
-                       StringAttr description, Region &body) {
+                       DenseI64ArrayAttr sendTo, StringAttr description,
+                       Region &body) {
   // The generated printer has put a space before this directive, so each
   // part ends with one.
   if (params) {
@@ -335,17 +345,21 @@ void printScheduleBody(OpAsmPrinter &printer, Operation *,
     printer << "} ";
   }
   ExprScope scope = headerScope(params);
+  ExprScope peerScope = scope;
+  peerScope.dims.push_back("r");
   for (auto [keyword, expr] : {std::pair<StringRef, Attribute>("root", root),
                                {"peer", peer},
                                {"scratch", scratch}}) {
     if (!expr)
       continue;
     printer << keyword << " = ";
-    printExprIn(printer, scope, expr);
+    printExprIn(printer, keyword == "peer" ? peerScope : scope, expr);
     printer << ' ';
   }
   if (sendCounts)
     printer << "send_counts = " << Attribute(sendCounts) << ' ';
+  if (sendTo)
+    printer << "send_to = " << Attribute(sendTo) << ' ';
   if (description) {
     printer << "description = ";
     printer.printString(description.getValue());
@@ -397,8 +411,7 @@ ParseResult parseChannelRange(OpAsmParser &parser, IntegerAttr &id,
     if (expr.isFunctionOfDim(d))
       return parser.emitError(loc, "the upper bound of a channel range may "
                                    "only use n, k and the parameters, not '")
-             << (d < scope.dims.size() ? scope.dims[d] : StringRef("?"))
-             << "'";
+             << (d < scope.dims.size() ? scope.dims[d] : StringRef("?")) << "'";
   // Symbols only: the header's scope, without dims.
   upper = getExprAttr(expr, 0, map.getNumSymbols());
   return success();

@@ -35,18 +35,21 @@ void printDependencies(mlir::OpAsmPrinter &printer, mlir::Operation *op,
                        mlir::ArrayAttr dependencies);
 
 /// The rest of a schedule: `params = {...}`, `root = EXPR`, `peer = EXPR`,
-/// `scratch = EXPR`, `send_counts = array<i64: ...>`, `description = "..."`,
-/// each optional, in this order, then the body. The header expressions see
-/// n, k and the parameters; the body also sees r.
+/// `scratch = EXPR`, `send_counts = array<i64: ...>`, `send_to = array<i64:
+/// ...>`, `description = "..."`, each optional, in this order, then the
+/// body. The header expressions see n, k and the parameters, `peer` also r;
+/// the body sees r.
 mlir::ParseResult
 parseScheduleBody(mlir::OpAsmParser &parser, mlir::DictionaryAttr &params,
                   mlir::Attribute &root, mlir::Attribute &peer,
                   mlir::Attribute &scratch, mlir::DenseI64ArrayAttr &sendCounts,
+                  mlir::DenseI64ArrayAttr &sendTo,
                   mlir::StringAttr &description, mlir::Region &body);
 void printScheduleBody(mlir::OpAsmPrinter &printer, mlir::Operation *op,
                        mlir::DictionaryAttr params, mlir::Attribute root,
                        mlir::Attribute peer, mlir::Attribute scratch,
                        mlir::DenseI64ArrayAttr sendCounts,
+                       mlir::DenseI64ArrayAttr sendTo,
                        mlir::StringAttr description, mlir::Region &body);
 
 /// A channel's header: `ID` or a range `VAR = ID to UPPER`, where UPPER is

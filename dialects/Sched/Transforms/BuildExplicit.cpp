@@ -41,6 +41,15 @@ collc::sched::buildExplicitSchedule(OpBuilder &builder, Location loc,
                  << ") reads " << in.src.count << " chunks but writes "
                  << in.dst.count << "; sched instructions move equal ranges";
 
+  // send_recv: the single pair as root and peer, any other permutation as
+  // a send_to table.
+  bool sendRecv = program.collective == Collective::SendRecv;
+  bool pair = sendRecv && program.root >= 0 && program.peer >= 0;
+  DenseI64ArrayAttr sendTo;
+  if (sendRecv && !pair)
+    sendTo = builder.getDenseI64ArrayAttr(llvm::to_vector(
+        llvm::map_range(program.sendTo, [](int32_t v) { return int64_t(v); })));
+
   OpBuilder::InsertionGuard guard(builder);
   auto schedule = builder.create<ScheduleOp>(
       loc,
@@ -50,15 +59,14 @@ collc::sched::buildExplicitSchedule(OpBuilder &builder, Location loc,
       builder.getStringAttr(program.algorithm),
       builder.getSI32IntegerAttr(program.numRanks),
       builder.getSI32IntegerAttr(program.chunksPerPart), DictionaryAttr(),
-      rooted ? integer(program.root) : Attribute(),
-      program.collective == Collective::SendRecv ? integer(program.peer)
-                                                 : Attribute(),
+      rooted && (!sendRecv || pair) ? integer(program.root) : Attribute(),
+      pair ? integer(program.peer) : Attribute(),
       program.buffers.scratchChunks ? integer(program.buffers.scratchChunks)
                                     : Attribute(),
       program.sendCounts.empty()
           ? DenseI64ArrayAttr()
           : builder.getDenseI64ArrayAttr(program.sendCounts),
-      StringAttr());
+      sendTo, StringAttr());
   builder.setInsertionPointToEnd(&schedule.getBody().emplaceBlock());
 
   for (auto [rankId, rank] : llvm::enumerate(program.ranks)) {

@@ -56,10 +56,10 @@ struct CompiledNode {
 
 struct CompiledChannel {
   Operation *op = nullptr;
-  uint32_t id;                    ///< the channel, or a range's first one
-  bool isRange = false;           ///< `c = id to upper`
-  StringRef var;                  ///< a range's variable
-  CompiledExpr upper;             ///< a range's bound (symbols only)
+  uint32_t id;          ///< the channel, or a range's first one
+  bool isRange = false; ///< `c = id to upper`
+  StringRef var;        ///< a range's variable
+  CompiledExpr upper;   ///< a range's bound (symbols only)
   std::vector<CompiledNode> body;
 };
 
@@ -168,6 +168,13 @@ private:
   unsigned numSymbols;
 };
 
+/// A parameter whose value depends on the rank (send_recv's send_peer and
+/// recv_peer): env[slot] = values[rank].
+struct PerRankParam {
+  unsigned slot;
+  std::vector<int32_t> values;
+};
+
 /// Expands ranks one at a time into a Program.
 class Expander {
 public:
@@ -177,10 +184,16 @@ public:
       : options(options), program(program), schedule(schedule),
         env(std::move(env)), numSymbols(numSymbols) {}
 
+  void setPerRankParams(std::vector<PerRankParam> params) {
+    perRankParams = std::move(params);
+  }
+
   LogicalResult expandRank(int32_t rank,
                            const std::vector<CompiledChannel> &channels) {
     this->rank = rank;
     env[numSymbols] = rank;
+    for (const PerRankParam &param : perRankParams)
+      env[param.slot] = param.values[rank];
     RankProgram &rankProgram = program.ranks[rank];
     // The ids of each channel op: one, or a range's [id, upper).
     std::vector<std::pair<uint32_t, uint32_t>> ids;
@@ -198,8 +211,7 @@ public:
           return fail(channel.op,
                       "channel range of rank " + std::to_string(rank) +
                           " reaches channel " + std::to_string(upper - 1) +
-                          ", outside [0, " + std::to_string(kMaxChannels) +
-                          ")",
+                          ", outside [0, " + std::to_string(kMaxChannels) + ")",
                       /*withLoops=*/false);
         end = static_cast<uint32_t>(std::max<int64_t>(upper, channel.id));
       }
@@ -440,14 +452,16 @@ private:
         target = static_cast<uint32_t>(value);
       }
       if (target == channelId)
-        return fail(op, "instruction" + where() + " depends on its own channel " +
+        return fail(op, "instruction" + where() +
+                            " depends on its own channel " +
                             std::to_string(target) +
                             "; a channel's instructions already run in order");
       pending.push_back({op, channelId,
                          static_cast<uint32_t>(stream->instructions.size()),
                          target, static_cast<uint64_t>(index)});
       rankProgram.dependencies.push_back(
-          {target, static_cast<uint32_t>(std::min<int64_t>(index, UINT32_MAX))});
+          {target,
+           static_cast<uint32_t>(std::min<int64_t>(index, UINT32_MAX))});
     }
     if (++instructionCount > options.maxInstructions)
       return fail(op, "expansion exceeds the limit of " +
@@ -491,6 +505,7 @@ private:
   ChannelProgram *stream = nullptr;
   llvm::SmallVector<StringRef> loopNames;
   std::vector<PendingDependency> pending;
+  std::vector<PerRankParam> perRankParams;
   uint64_t instructionCount = 0;
   uint64_t loopIterations = 0;
 };
@@ -594,9 +609,12 @@ FailureOr<Program> collc::sched::expandSchedule(ScheduleOp schedule,
                   evalErrorMessage(error));
     return success();
   };
+  bool sendRecv = program.collective == Collective::SendRecv;
+  std::vector<PerRankParam> perRankParams;
   for (auto [attr, what, field] :
        {std::tuple(schedule.getRootAttr(), "root", &program.root),
-        std::tuple(schedule.getPeerAttr(), "peer", &program.peer)}) {
+        std::tuple(sendRecv ? Attribute() : schedule.getPeerAttr(), "peer",
+                   &program.peer)}) {
     if (!attr)
       continue;
     int64_t value;
@@ -607,9 +625,85 @@ FailureOr<Program> collc::sched::expandSchedule(ScheduleOp schedule,
                   ", outside the group of " + Twine(n) + " ranks");
     *field = static_cast<int32_t>(value);
   }
-  if (program.collective == Collective::SendRecv &&
-      program.root == program.peer)
-    return fail("sends and receives on the same rank " + Twine(program.root));
+  if (!sendRecv && !options.sendTo.empty())
+    return fail("is a " + Twine(collectiveName(program.collective)) +
+                " schedule; only send_recv takes a send_to table");
+  // send_recv's permutation: the expansion's table, the schedule's table,
+  // the single pair root -> peer(root), or peer(r) for every rank.
+  if (sendRecv) {
+    std::vector<int32_t> &sendTo = program.sendTo;
+    if (!options.sendTo.empty()) {
+      sendTo = options.sendTo;
+    } else if (auto table = schedule.getSendTo()) {
+      sendTo.assign(table->begin(), table->end());
+    } else if (Attribute peer = schedule.getPeerAttr()) {
+      CompiledExpr compiledPeer = CompiledExpr::compile(peer, numSymbols);
+      sendTo.assign(n, -1);
+      for (int64_t r = 0; r < n; ++r) {
+        if (program.root >= 0 && r != program.root)
+          continue;
+        env[numSymbols] = r;
+        int64_t value;
+        EvalError error = compiledPeer.evaluate(env.data(), value);
+        if (error != EvalError::None)
+          return fail("has a peer expression that " +
+                      Twine(evalErrorMessage(error)) + " for rank " + Twine(r));
+        if (value < 0 || value >= n)
+          return fail("has peer " + Twine(value) + " for rank " + Twine(r) +
+                      ", outside the group of " + Twine(n) + " ranks");
+        if (value == r)
+          return fail("sends and receives on the same rank " + Twine(r));
+        sendTo[r] = static_cast<int32_t>(value);
+      }
+      env[numSymbols] = 0;
+    }
+    if (sendTo.size() != static_cast<size_t>(n))
+      return fail("gets a send_to table of " + Twine(sendTo.size()) +
+                  " entries; " + Twine(n) + " ranks need " + Twine(n));
+    std::vector<int32_t> sender(n, -1);
+    int64_t senders = 0;
+    for (int64_t r = 0; r < n; ++r) {
+      int32_t to = sendTo[r];
+      if (to == -1)
+        continue;
+      if (to < 0 || to >= n)
+        return fail("sends rank " + Twine(r) + " to " + Twine(to) +
+                    ", outside the group of " + Twine(n) +
+                    " ranks (-1: no send)");
+      if (to == r)
+        return fail("sends and receives on the same rank " + Twine(r));
+      if (sender[to] >= 0)
+        return fail("sends ranks " + Twine(sender[to]) + " and " + Twine(r) +
+                    " to rank " + Twine(to) +
+                    "; a rank receives from one at most");
+      sender[to] = static_cast<int32_t>(r);
+      ++senders;
+    }
+    // root and peer name the pair when there is only one.
+    program.root = program.peer = -1;
+    if (senders == 1)
+      for (int64_t r = 0; r < n; ++r)
+        if (sendTo[r] >= 0) {
+          program.root = static_cast<int32_t>(r);
+          program.peer = sendTo[r];
+        }
+    // The per-rank parameters send_peer and recv_peer.
+    if (auto params = schedule.getParams()) {
+      unsigned slot = 2;
+      for (NamedAttribute param : *params) {
+        StringRef paramName = param.getName().getValue();
+        if (paramName == "send_peer" || paramName == "recv_peer") {
+          if (options.params.count(paramName))
+            return fail("sets its parameter '" + paramName +
+                        "' per rank from the permutation; it cannot be "
+                        "overridden");
+          perRankParams.push_back(
+              {slot, paramName == "send_peer" ? sendTo : sender});
+        }
+        ++slot;
+      }
+    }
+  }
   if (Attribute scratch = schedule.getScratchAttr()) {
     int64_t value;
     if (failed(evaluateHeader(scratch, "scratch", value)))
@@ -633,6 +727,7 @@ FailureOr<Program> collc::sched::expandSchedule(ScheduleOp schedule,
   program.ranks.resize(n);
   CompiledSchedule compiled(numSymbols);
   Expander expander(options, program, compiled, std::move(env), numSymbols);
+  expander.setPerRankParams(std::move(perRankParams));
   if (schedule.isExplicit()) {
     for (RankOp rank : schedule.getBody().getOps<RankOp>()) {
       std::vector<CompiledChannel> channels =

@@ -33,6 +33,10 @@ struct ExpandOptions {
   /// all_to_all_v's n*n send counts; empty takes the schedule's
   /// send_counts, if any.
   std::vector<int64_t> sendCounts;
+  /// send_recv's permutation: the rank each rank sends its input to, -1 for
+  /// none (n entries; no rank receiving from two). Empty takes the
+  /// schedule's send_to, or its peer (and root).
+  std::vector<int32_t> sendTo;
   /// Expansion stops with an error beyond this many instructions ...
   uint64_t maxInstructions = uint64_t(1) << 26;
   /// ... or this many loop iterations in all (a guard against runaway
@@ -41,7 +45,10 @@ struct ExpandOptions {
 };
 
 /// Expands `schedule` into the Program for `options`' group size and chunk
-/// count: algorithm, collective, numRanks, root, peer, chunksPerPart,
+/// count: algorithm, collective, numRanks, root, peer, sendTo (send_recv:
+/// always n entries; root and peer name its pair when there is only one, and
+/// the parameters send_peer and recv_peer, if declared, take each rank's
+/// receiver and sender, -1 for none), chunksPerPart,
 /// buffers (input and output from the collective's table in Program.h,
 /// scratch from the schedule's expression) and every rank's channel
 /// streams. Every peer is checked to be in the group and not the rank

@@ -52,6 +52,11 @@ void collc::sched::printProgramSummary(llvm::raw_ostream &os,
     os << ", root = " << program.root;
   if (program.peer >= 0)
     os << ", peer = " << program.peer;
+  if (program.root < 0 && !program.sendTo.empty()) {
+    os << ", send_to = [";
+    llvm::interleaveComma(program.sendTo, os);
+    os << ']';
+  }
   os << ", buffers input " << program.buffers.inputChunks << " output "
      << program.buffers.outputChunks << " scratch "
      << program.buffers.scratchChunks << ", "

@@ -11,6 +11,7 @@
 // GUIDE: sched.schedule @ring_all_gather
 // GUIDE: sched.schedule @parallel_rings
 // GUIDE: sched.schedule @pairwise_exchange
+// GUIDE: sched.schedule @p2p collective = send_recv
 // REFERENCE: sched.schedule @ring_all_gather
 // REFERENCE: sched.schedule @pairwise
 

@@ -1,0 +1,115 @@
+// The built-in pipelined send/recv is correct and deadlock-free for every
+// group size and chunk count asked for, for the permutations of a coll.send:
+// the schedule's own ring shift (peer = "(r + 1) mod n"), a pipeline
+// hand-off that the last rank ends (send-to=chain: r -> r + 1, the last
+// sends nothing), its reverse, pairwise exchanges, and a table; with one
+// slot per connection (slots=1), since sends and receives alternate.
+// Counts: every rank that sends posts k sends, every rank that receives k
+// recvs: 2 k s instructions and k s transfers for s senders (shift: n;
+// chain, reverse: n - 1; pairs: 2 floor(n/2)). Volume: M per sender;
+// steps: k chunk steps.
+//
+
+// RUN: collc-opt %collc_src/lowering/CollToSched/algorithms/pipelined_send_recv.mlir --sched-verify="group-sizes=2,3,6,12,24,64 chunks=1,2,3 slots=1" -o /dev/null 2>&1 | FileCheck %s --check-prefix=CHECK
+// RUN: collc-opt %collc_src/lowering/CollToSched/algorithms/pipelined_send_recv.mlir --sched-verify="group-sizes=2,3,6,12,24,64 chunks=1,2,3 send-to=shift,chain,reverse,pairs slots=1" -o /dev/null 2>&1 | FileCheck %s --check-prefix=PERM
+// The hand-off of four pipeline stages as a table, as the lowering passes it.
+// RUN: collc-opt %collc_src/lowering/CollToSched/algorithms/pipelined_send_recv.mlir --sched-verify="group-sizes=4 chunks=1,2,3 send-to=1:2:3:-1 slots=1" -o /dev/null 2>&1 | FileCheck %s --check-prefix=TABLE
+// CHECK-NOT: error
+// CHECK: sched-verify: @pipelined_send_recv: n = 2, k = 1: verified (4 instructions, 2 transfers)
+// CHECK: sched-verify: @pipelined_send_recv: n = 2, k = 2: verified (8 instructions, 4 transfers)
+// CHECK: sched-verify: @pipelined_send_recv: n = 2, k = 3: verified (12 instructions, 6 transfers)
+// CHECK: sched-verify: @pipelined_send_recv: n = 3, k = 1: verified (6 instructions, 3 transfers)
+// CHECK: sched-verify: @pipelined_send_recv: n = 3, k = 2: verified (12 instructions, 6 transfers)
+// CHECK: sched-verify: @pipelined_send_recv: n = 3, k = 3: verified (18 instructions, 9 transfers)
+// CHECK: sched-verify: @pipelined_send_recv: n = 6, k = 1: verified (12 instructions, 6 transfers)
+// CHECK: sched-verify: @pipelined_send_recv: n = 6, k = 2: verified (24 instructions, 12 transfers)
+// CHECK: sched-verify: @pipelined_send_recv: n = 6, k = 3: verified (36 instructions, 18 transfers)
+// CHECK: sched-verify: @pipelined_send_recv: n = 12, k = 1: verified (24 instructions, 12 transfers)
+// CHECK: sched-verify: @pipelined_send_recv: n = 12, k = 2: verified (48 instructions, 24 transfers)
+// CHECK: sched-verify: @pipelined_send_recv: n = 12, k = 3: verified (72 instructions, 36 transfers)
+// CHECK: sched-verify: @pipelined_send_recv: n = 24, k = 1: verified (48 instructions, 24 transfers)
+// CHECK: sched-verify: @pipelined_send_recv: n = 24, k = 2: verified (96 instructions, 48 transfers)
+// CHECK: sched-verify: @pipelined_send_recv: n = 24, k = 3: verified (144 instructions, 72 transfers)
+// CHECK: sched-verify: @pipelined_send_recv: n = 64, k = 1: verified (128 instructions, 64 transfers)
+// CHECK: sched-verify: @pipelined_send_recv: n = 64, k = 2: verified (256 instructions, 128 transfers)
+// CHECK: sched-verify: @pipelined_send_recv: n = 64, k = 3: verified (384 instructions, 192 transfers)
+// CHECK-NOT: error
+// PERM-NOT: error
+// PERM: sched-verify: @pipelined_send_recv: n = 2, k = 1, send-to shift: verified (4 instructions, 2 transfers)
+// PERM: sched-verify: @pipelined_send_recv: n = 2, k = 1, send-to chain: verified (2 instructions, 1 transfers)
+// PERM: sched-verify: @pipelined_send_recv: n = 2, k = 1, send-to reverse: verified (2 instructions, 1 transfers)
+// PERM: sched-verify: @pipelined_send_recv: n = 2, k = 1, send-to pairs: verified (4 instructions, 2 transfers)
+// PERM: sched-verify: @pipelined_send_recv: n = 2, k = 2, send-to shift: verified (8 instructions, 4 transfers)
+// PERM: sched-verify: @pipelined_send_recv: n = 2, k = 2, send-to chain: verified (4 instructions, 2 transfers)
+// PERM: sched-verify: @pipelined_send_recv: n = 2, k = 2, send-to reverse: verified (4 instructions, 2 transfers)
+// PERM: sched-verify: @pipelined_send_recv: n = 2, k = 2, send-to pairs: verified (8 instructions, 4 transfers)
+// PERM: sched-verify: @pipelined_send_recv: n = 2, k = 3, send-to shift: verified (12 instructions, 6 transfers)
+// PERM: sched-verify: @pipelined_send_recv: n = 2, k = 3, send-to chain: verified (6 instructions, 3 transfers)
+// PERM: sched-verify: @pipelined_send_recv: n = 2, k = 3, send-to reverse: verified (6 instructions, 3 transfers)
+// PERM: sched-verify: @pipelined_send_recv: n = 2, k = 3, send-to pairs: verified (12 instructions, 6 transfers)
+// PERM: sched-verify: @pipelined_send_recv: n = 3, k = 1, send-to shift: verified (6 instructions, 3 transfers)
+// PERM: sched-verify: @pipelined_send_recv: n = 3, k = 1, send-to chain: verified (4 instructions, 2 transfers)
+// PERM: sched-verify: @pipelined_send_recv: n = 3, k = 1, send-to reverse: verified (4 instructions, 2 transfers)
+// PERM: sched-verify: @pipelined_send_recv: n = 3, k = 1, send-to pairs: verified (4 instructions, 2 transfers)
+// PERM: sched-verify: @pipelined_send_recv: n = 3, k = 2, send-to shift: verified (12 instructions, 6 transfers)
+// PERM: sched-verify: @pipelined_send_recv: n = 3, k = 2, send-to chain: verified (8 instructions, 4 transfers)
+// PERM: sched-verify: @pipelined_send_recv: n = 3, k = 2, send-to reverse: verified (8 instructions, 4 transfers)
+// PERM: sched-verify: @pipelined_send_recv: n = 3, k = 2, send-to pairs: verified (8 instructions, 4 transfers)
+// PERM: sched-verify: @pipelined_send_recv: n = 3, k = 3, send-to shift: verified (18 instructions, 9 transfers)
+// PERM: sched-verify: @pipelined_send_recv: n = 3, k = 3, send-to chain: verified (12 instructions, 6 transfers)
+// PERM: sched-verify: @pipelined_send_recv: n = 3, k = 3, send-to reverse: verified (12 instructions, 6 transfers)
+// PERM: sched-verify: @pipelined_send_recv: n = 3, k = 3, send-to pairs: verified (12 instructions, 6 transfers)
+// PERM: sched-verify: @pipelined_send_recv: n = 6, k = 1, send-to shift: verified (12 instructions, 6 transfers)
+// PERM: sched-verify: @pipelined_send_recv: n = 6, k = 1, send-to chain: verified (10 instructions, 5 transfers)
+// PERM: sched-verify: @pipelined_send_recv: n = 6, k = 1, send-to reverse: verified (10 instructions, 5 transfers)
+// PERM: sched-verify: @pipelined_send_recv: n = 6, k = 1, send-to pairs: verified (12 instructions, 6 transfers)
+// PERM: sched-verify: @pipelined_send_recv: n = 6, k = 2, send-to shift: verified (24 instructions, 12 transfers)
+// PERM: sched-verify: @pipelined_send_recv: n = 6, k = 2, send-to chain: verified (20 instructions, 10 transfers)
+// PERM: sched-verify: @pipelined_send_recv: n = 6, k = 2, send-to reverse: verified (20 instructions, 10 transfers)
+// PERM: sched-verify: @pipelined_send_recv: n = 6, k = 2, send-to pairs: verified (24 instructions, 12 transfers)
+// PERM: sched-verify: @pipelined_send_recv: n = 6, k = 3, send-to shift: verified (36 instructions, 18 transfers)
+// PERM: sched-verify: @pipelined_send_recv: n = 6, k = 3, send-to chain: verified (30 instructions, 15 transfers)
+// PERM: sched-verify: @pipelined_send_recv: n = 6, k = 3, send-to reverse: verified (30 instructions, 15 transfers)
+// PERM: sched-verify: @pipelined_send_recv: n = 6, k = 3, send-to pairs: verified (36 instructions, 18 transfers)
+// PERM: sched-verify: @pipelined_send_recv: n = 12, k = 1, send-to shift: verified (24 instructions, 12 transfers)
+// PERM: sched-verify: @pipelined_send_recv: n = 12, k = 1, send-to chain: verified (22 instructions, 11 transfers)
+// PERM: sched-verify: @pipelined_send_recv: n = 12, k = 1, send-to reverse: verified (22 instructions, 11 transfers)
+// PERM: sched-verify: @pipelined_send_recv: n = 12, k = 1, send-to pairs: verified (24 instructions, 12 transfers)
+// PERM: sched-verify: @pipelined_send_recv: n = 12, k = 2, send-to shift: verified (48 instructions, 24 transfers)
+// PERM: sched-verify: @pipelined_send_recv: n = 12, k = 2, send-to chain: verified (44 instructions, 22 transfers)
+// PERM: sched-verify: @pipelined_send_recv: n = 12, k = 2, send-to reverse: verified (44 instructions, 22 transfers)
+// PERM: sched-verify: @pipelined_send_recv: n = 12, k = 2, send-to pairs: verified (48 instructions, 24 transfers)
+// PERM: sched-verify: @pipelined_send_recv: n = 12, k = 3, send-to shift: verified (72 instructions, 36 transfers)
+// PERM: sched-verify: @pipelined_send_recv: n = 12, k = 3, send-to chain: verified (66 instructions, 33 transfers)
+// PERM: sched-verify: @pipelined_send_recv: n = 12, k = 3, send-to reverse: verified (66 instructions, 33 transfers)
+// PERM: sched-verify: @pipelined_send_recv: n = 12, k = 3, send-to pairs: verified (72 instructions, 36 transfers)
+// PERM: sched-verify: @pipelined_send_recv: n = 24, k = 1, send-to shift: verified (48 instructions, 24 transfers)
+// PERM: sched-verify: @pipelined_send_recv: n = 24, k = 1, send-to chain: verified (46 instructions, 23 transfers)
+// PERM: sched-verify: @pipelined_send_recv: n = 24, k = 1, send-to reverse: verified (46 instructions, 23 transfers)
+// PERM: sched-verify: @pipelined_send_recv: n = 24, k = 1, send-to pairs: verified (48 instructions, 24 transfers)
+// PERM: sched-verify: @pipelined_send_recv: n = 24, k = 2, send-to shift: verified (96 instructions, 48 transfers)
+// PERM: sched-verify: @pipelined_send_recv: n = 24, k = 2, send-to chain: verified (92 instructions, 46 transfers)
+// PERM: sched-verify: @pipelined_send_recv: n = 24, k = 2, send-to reverse: verified (92 instructions, 46 transfers)
+// PERM: sched-verify: @pipelined_send_recv: n = 24, k = 2, send-to pairs: verified (96 instructions, 48 transfers)
+// PERM: sched-verify: @pipelined_send_recv: n = 24, k = 3, send-to shift: verified (144 instructions, 72 transfers)
+// PERM: sched-verify: @pipelined_send_recv: n = 24, k = 3, send-to chain: verified (138 instructions, 69 transfers)
+// PERM: sched-verify: @pipelined_send_recv: n = 24, k = 3, send-to reverse: verified (138 instructions, 69 transfers)
+// PERM: sched-verify: @pipelined_send_recv: n = 24, k = 3, send-to pairs: verified (144 instructions, 72 transfers)
+// PERM: sched-verify: @pipelined_send_recv: n = 64, k = 1, send-to shift: verified (128 instructions, 64 transfers)
+// PERM: sched-verify: @pipelined_send_recv: n = 64, k = 1, send-to chain: verified (126 instructions, 63 transfers)
+// PERM: sched-verify: @pipelined_send_recv: n = 64, k = 1, send-to reverse: verified (126 instructions, 63 transfers)
+// PERM: sched-verify: @pipelined_send_recv: n = 64, k = 1, send-to pairs: verified (128 instructions, 64 transfers)
+// PERM: sched-verify: @pipelined_send_recv: n = 64, k = 2, send-to shift: verified (256 instructions, 128 transfers)
+// PERM: sched-verify: @pipelined_send_recv: n = 64, k = 2, send-to chain: verified (252 instructions, 126 transfers)
+// PERM: sched-verify: @pipelined_send_recv: n = 64, k = 2, send-to reverse: verified (252 instructions, 126 transfers)
+// PERM: sched-verify: @pipelined_send_recv: n = 64, k = 2, send-to pairs: verified (256 instructions, 128 transfers)
+// PERM: sched-verify: @pipelined_send_recv: n = 64, k = 3, send-to shift: verified (384 instructions, 192 transfers)
+// PERM: sched-verify: @pipelined_send_recv: n = 64, k = 3, send-to chain: verified (378 instructions, 189 transfers)
+// PERM: sched-verify: @pipelined_send_recv: n = 64, k = 3, send-to reverse: verified (378 instructions, 189 transfers)
+// PERM: sched-verify: @pipelined_send_recv: n = 64, k = 3, send-to pairs: verified (384 instructions, 192 transfers)
+// PERM-NOT: error
+// TABLE-NOT: error
+// TABLE: sched-verify: @pipelined_send_recv: n = 4, k = 1, send-to 1:2:3:-1: verified (6 instructions, 3 transfers)
+// TABLE: sched-verify: @pipelined_send_recv: n = 4, k = 2, send-to 1:2:3:-1: verified (12 instructions, 6 transfers)
+// TABLE: sched-verify: @pipelined_send_recv: n = 4, k = 3, send-to 1:2:3:-1: verified (18 instructions, 9 transfers)
+// TABLE-NOT: error
