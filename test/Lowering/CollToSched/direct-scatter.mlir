@@ -1,5 +1,6 @@
 // The built-in direct scatter is correct and deadlock-free for every group
 // size, root and chunk count asked for.
+// The root's messages are spread over `channels` channels (default 8).
 // Counts: the root copies its own part and sends n - 1 parts of k chunks; the
 // others receive one: 2n - 1 instructions, n - 1 transfers, whatever k.
 // Volume (M = the root's input): (n-1)/n M sent by the root; 1 step.
@@ -7,6 +8,10 @@
 // Roots 0, 1, the middle one and the last.
 // RUN: collc-opt %collc_src/lowering/CollToSched/algorithms/direct_scatter.mlir --sched-verify="group-sizes=2,3,6,12,24,64 chunks=1,2,3 params=root=0" -o /dev/null 2>&1 | FileCheck %s --check-prefix=CHECK
 // RUN: collc-opt %collc_src/lowering/CollToSched/algorithms/direct_scatter.mlir --sched-verify="group-sizes=2,3,6,12,24,64 chunks=1,2,3 params=root=1" -o /dev/null 2>&1 | FileCheck %s --check-prefix=CHECK
+// One channel, and 32 (the most a rank may run at once), give the same counts: only
+// how the root's messages are spread differs.
+// RUN: collc-opt %collc_src/lowering/CollToSched/algorithms/direct_scatter.mlir --sched-verify="group-sizes=2,3,6,12,24,64 chunks=1,2,3 params=channels=1,root=1" -o /dev/null 2>&1 | FileCheck %s --check-prefix=CHECK
+// RUN: collc-opt %collc_src/lowering/CollToSched/algorithms/direct_scatter.mlir --sched-verify="group-sizes=2,3,6,12,24,64 chunks=1,2,3 params=channels=32,root=1" -o /dev/null 2>&1 | FileCheck %s --check-prefix=CHECK
 // RUN: collc-opt %collc_src/lowering/CollToSched/algorithms/direct_scatter.mlir --sched-verify="group-sizes=3 chunks=1,2,3 params=root=2" -o /dev/null 2>&1 | FileCheck %s --check-prefix=N3ROOT2
 // RUN: collc-opt %collc_src/lowering/CollToSched/algorithms/direct_scatter.mlir --sched-verify="group-sizes=6 chunks=1,2,3 params=root=3" -o /dev/null 2>&1 | FileCheck %s --check-prefix=N6ROOT3
 // RUN: collc-opt %collc_src/lowering/CollToSched/algorithms/direct_scatter.mlir --sched-verify="group-sizes=6 chunks=1,2,3 params=root=5" -o /dev/null 2>&1 | FileCheck %s --check-prefix=N6ROOT3
