@@ -9,1027 +9,1594 @@
 // bit of j has been handled, so at the end position j of rank r holds the
 // block of rank (r - j) mod n for r.
 //
-// Channels: position j belongs to channel c = j mod 16, which keeps its blocks
-// i = 0, 1, ... (j = c + 16 i) contiguous in its own slice of scratch, tmp_c.
-// Positions never change channel, so the 16 channels are 16 independent
-// Bruck exchanges that run in parallel without a single cross-channel
-// dependency. This layout also removes most local copies:
-//  - a step d < 16 moves the blocks with bit d of j set, that is every block
-//    of the channels c with bit d set and none of the others: such a channel
-//    sends its whole slice, straight from tmp_c, and receives straight into it;
-//  - a step d = 16 e >= 16 moves, in every channel, the blocks whose i has
-//    bit e set: runs of e blocks, packed (one copy per run) into the
-//    channel's staging area, sent as one message, received into the staging
-//    area and unpacked into the same positions.
-// The rotation before (tmp_c[i] = input part (r + c + 16 i) mod n) and the
-// reversal after (output part (r - c - 16 i) mod n = tmp_c[i]) copy block by
-// block.
+// Channels: the distances are cut into 16 slices of p blocks, p the least
+// power of two >= ceil(n / 16) (a loop over p = 1, 2, 4, ... whose guard
+// holds once); channel c owns the slice j = c p .. c p + p - 1 (clipped to
+// n), kept at scratch position j (tmp). Positions never change slice, so the
+// 16 channels are 16 independent Bruck exchanges that run in parallel
+// without a single cross-channel dependency:
+//  - rotation: tmp[j] = input part (r + j) mod n, the slice is contiguous in
+//    the input up to one wrap: one or two copies;
+//  - a step d < p moves the runs of d blocks with bit d inside the slice:
+//    one copy per run packs them into the channel's staging area, one
+//    message goes to (r + d) mod n, one comes from (r - d) mod n into the
+//    staging area, one copy per run unpacks it;
+//  - a step d >= p moves the whole slice or nothing (p and d are powers of
+//    two, so bit d is the same for the whole slice): one message straight
+//    from and into tmp, no copies;
+//  - reversal: output part (r - j) mod n = tmp[j], block by block (it
+//    reverses the order, so no range copy does it).
 //
-// Messages: ceil(log2 n) steps; a step d < 16 is 8 messages per rank
-// (one per channel with bit d), a step d >= 16 one message per channel; the
-// messages of a step travel in parallel. Bytes sent per rank: the sum over
-// steps of the blocks with bit d, m(d) = floor(n / 2d) d + max(0, n mod 2d - d)
-// blocks of M/n: (M/2) log2 n for a power of two, B(n)/n M in general (B(n)
-// = the one bits of 0 .. n-1), against (n-1)/n M for direct: Bruck trades
-// volume for fewer messages. Local copies per rank: 2n for the rotations and
-// 2 R runs for d >= 16, R = sum over channels and steps of
-// ceil((n_c - e) / 2e), n_c = ceil((n - c) / 16), e = d / 16 (about n for
-// large n); per channel about 4 n / 16. No chunk pipelining: a step is one
-// message per channel of all its blocks (k chunks each); k only scales them.
-// Scratch: a slice of ceil(n / 16) blocks per channel for tmp_c and as much
-// for its staging area.
+// Messages: ceil(log2 n) steps; each step d < p is one message per channel,
+// a step d >= p one per channel whose slice has bit d; the messages of a
+// step travel in parallel. Bytes sent per rank: the sum over steps of the
+// blocks with bit d, m(d) = floor(n / 2d) d + max(0, n mod 2d - d) blocks of
+// M/n: (M/2) log2 n for a power of two, B(n)/n M in general (B(n) = the one
+// bits of 0 .. n-1), against (n-1)/n M for direct: Bruck trades volume for
+// fewer messages. Local copies per rank: at most 32 for the rotation, n for
+// the reversal and 2 R for packing, R = the runs of the steps d < p (about
+// n for large n): about 3 n / 16 per channel. No chunk pipelining: a step
+// is one message per channel of all its blocks (k chunks each); k only
+// scales them. Scratch: tmp (16 p <= 2 n + 30 blocks) and a staging area of
+// p / 2 blocks per channel.
 sched.schedule @bruck_all_to_all collective = all_to_all algorithm = "bruck"
     attributes {collc.volume = "(M/2) log2 n (n a power of two; B(n)/n M in general)",
                 collc.steps = "ceil(log2 n)"}
-    scratch = "32 * ((n + 15) floordiv 16) * k"
-    description = "bruck: ceil(log2 n) steps, each moving the blocks whose distance has bit i set, over 16 independent channels (distance mod 16); (M/2) log2 n sent per rank" {
-  // Distances j = 0, 16, 32, ...
+    scratch = "48 * ((n + 15) floordiv 16) * k"
+    description = "bruck: ceil(log2 n) steps, each moving the blocks whose distance has bit i set; the distances cut into 16 slices, one channel each; (M/2) log2 n sent per rank" {
+  // Distances 0 .. p - 1.
   sched.channel 0 {
-    sched.for i = 0 to "((n + 15) floordiv 16)" {
-      sched.copy src = input["((r + 16 * i) mod n) * k"]
-          dst = scratch["i * k"] count = k
-    }
-    sched.for e = 1 to "((n + 15) floordiv 16)" step * 2 {
-      sched.if "((n + 15) floordiv 16) > e" {
-        sched.for q = 0 to "(((n + 15) floordiv 16) + e - 1) floordiv (2 * e)" {
-          sched.if "2 * q * e + 2 * e <= ((n + 15) floordiv 16)" {
-            sched.copy src = scratch["(2 * q * e + e) * k"]
-                dst = scratch["(16 * ((n + 15) floordiv 16) + q * e) * k"] count = "e * k" step = "16 * e"
-          } else {
-            sched.copy src = scratch["(2 * q * e + e) * k"]
-                dst = scratch["(16 * ((n + 15) floordiv 16) + q * e) * k"]
-                count = "(((n + 15) floordiv 16) - 2 * q * e - e) * k"
-                step = "16 * e"
-          }
-        }
-        sched.if "((n + 15) floordiv 16) mod (2 * e) > e" {
-          sched.send to "(r + 16 * e) mod n" src = scratch["(16 * ((n + 15) floordiv 16)) * k"]
-              count = "((((n + 15) floordiv 16) floordiv (2 * e)) * e + ((n + 15) floordiv 16) mod (2 * e) - e) * k" step = "16 * e"
-          sched.recv from "(r - 16 * e) mod n" dst = scratch["(16 * ((n + 15) floordiv 16)) * k"]
-              count = "((((n + 15) floordiv 16) floordiv (2 * e)) * e + ((n + 15) floordiv 16) mod (2 * e) - e) * k" step = "16 * e"
+    // p: the least power of two >= ceil(n / 16) (the guard holds once).
+    sched.for p = 1 to "2 * n" step * 2 {
+      sched.if "p >= ((n + 15) floordiv 16), p < 2 * ((n + 15) floordiv 16)" {
+        // Rotation: tmp[i] = input part (r + i) mod n (p <= n: slice 0 is
+        // whole); one copy, or two where it wraps.
+        sched.if "r + p <= n" {
+          sched.copy src = input["r * k"] dst = scratch[0] count = "p * k"
         } else {
-          sched.send to "(r + 16 * e) mod n" src = scratch["(16 * ((n + 15) floordiv 16)) * k"]
-              count = "(((n + 15) floordiv 16) floordiv (2 * e)) * e * k" step = "16 * e"
-          sched.recv from "(r - 16 * e) mod n" dst = scratch["(16 * ((n + 15) floordiv 16)) * k"]
-              count = "(((n + 15) floordiv 16) floordiv (2 * e)) * e * k" step = "16 * e"
+          sched.copy src = input["r * k"] dst = scratch[0]
+              count = "(n - r) * k"
+          sched.copy src = input[0] dst = scratch["(n - r) * k"]
+              count = "(r + p - n) * k"
         }
-        sched.for q = 0 to "(((n + 15) floordiv 16) + e - 1) floordiv (2 * e)" {
-          sched.if "2 * q * e + 2 * e <= ((n + 15) floordiv 16)" {
-            sched.copy src = scratch["(16 * ((n + 15) floordiv 16) + q * e) * k"]
-                dst = scratch["(2 * q * e + e) * k"] count = "e * k" step = "16 * e"
-          } else {
-            sched.copy src = scratch["(16 * ((n + 15) floordiv 16) + q * e) * k"]
-                dst = scratch["(2 * q * e + e) * k"]
-                count = "(((n + 15) floordiv 16) - 2 * q * e - e) * k"
-                step = "16 * e"
+        // Steps d < p: pack the runs of d blocks with bit d of the slice, send
+        // one message, receive one, unpack.
+        sched.for d = 1 to p step * 2 {
+          sched.if "n > d" {
+            sched.for q = 0 to "p floordiv (2 * d)" {
+              sched.if "2 * q * d + d < n" {
+                sched.if "2 * q * d + 2 * d <= n" {
+                  sched.copy src = scratch["(2 * q * d + d) * k"] dst = scratch["(16 * p + q * d) * k"]
+                      count = "d * k" step = d
+                } else {
+                  sched.copy src = scratch["(2 * q * d + d) * k"] dst = scratch["(16 * p + q * d) * k"]
+                      count = "(n - 2 * q * d - d) * k" step = d
+                }
+              }
+            }
+            sched.send to "(r + d) mod n" src = scratch["(16 * p) * k"]
+                count = "(p floordiv 2) * k" step = d
+            sched.recv from "(r - d) mod n" dst = scratch["(16 * p) * k"]
+                count = "(p floordiv 2) * k" step = d
+            sched.for q = 0 to "p floordiv (2 * d)" {
+              sched.if "2 * q * d + d < n" {
+                sched.if "2 * q * d + 2 * d <= n" {
+                  sched.copy src = scratch["(16 * p + q * d) * k"] dst = scratch["(2 * q * d + d) * k"]
+                      count = "d * k" step = d
+                } else {
+                  sched.copy src = scratch["(16 * p + q * d) * k"] dst = scratch["(2 * q * d + d) * k"]
+                      count = "(n - 2 * q * d - d) * k" step = d
+                }
+              }
+            }
           }
+        }
+        // Steps d >= p: the distances 0 .. p - 1 have no bit d >= p.
+        // Reversal: output part (r - i) mod n = tmp[i].
+        sched.for i = 0 to p {
+          sched.copy src = scratch["i * k"]
+              dst = output["((r - i) mod n) * k"] count = k step = n
         }
       }
     }
-    sched.for i = 0 to "((n + 15) floordiv 16)" {
-      sched.copy src = scratch["i * k"]
-          dst = output["((r - 16 * i) mod n) * k"] count = k step = n
-    }
   }
-  // Distances j = 1, 17, 33, ...
+  // Distances 1 p .. 1 p + p - 1.
   sched.channel 1 {
-    sched.if "n > 1" {
-      sched.for i = 0 to "((n - 1 + 15) floordiv 16)" {
-        sched.copy src = input["((r + 1 + 16 * i) mod n) * k"]
-            dst = scratch["(1 * ((n + 15) floordiv 16) + i) * k"] count = k
-      }
-      sched.if "n > 1" {
-        sched.send to "(r + 1) mod n" src = scratch["1 * ((n + 15) floordiv 16) * k"]
-            count = "((n - 1 + 15) floordiv 16) * k" step = 1
-        sched.recv from "(r - 1) mod n" dst = scratch["1 * ((n + 15) floordiv 16) * k"]
-            count = "((n - 1 + 15) floordiv 16) * k" step = 1
-      }
-      sched.for e = 1 to "((n + 15) floordiv 16)" step * 2 {
-        sched.if "((n - 1 + 15) floordiv 16) > e" {
-          sched.for q = 0 to "(((n - 1 + 15) floordiv 16) + e - 1) floordiv (2 * e)" {
-            sched.if "2 * q * e + 2 * e <= ((n - 1 + 15) floordiv 16)" {
-              sched.copy src = scratch["(1 * ((n + 15) floordiv 16) + 2 * q * e + e) * k"]
-                  dst = scratch["(17 * ((n + 15) floordiv 16) + q * e) * k"] count = "e * k" step = "16 * e"
-            } else {
-              sched.copy src = scratch["(1 * ((n + 15) floordiv 16) + 2 * q * e + e) * k"]
-                  dst = scratch["(17 * ((n + 15) floordiv 16) + q * e) * k"]
-                  count = "(((n - 1 + 15) floordiv 16) - 2 * q * e - e) * k"
-                  step = "16 * e"
-            }
-          }
-          sched.if "((n - 1 + 15) floordiv 16) mod (2 * e) > e" {
-            sched.send to "(r + 16 * e) mod n" src = scratch["(17 * ((n + 15) floordiv 16)) * k"]
-                count = "((((n - 1 + 15) floordiv 16) floordiv (2 * e)) * e + ((n - 1 + 15) floordiv 16) mod (2 * e) - e) * k" step = "16 * e"
-            sched.recv from "(r - 16 * e) mod n" dst = scratch["(17 * ((n + 15) floordiv 16)) * k"]
-                count = "((((n - 1 + 15) floordiv 16) floordiv (2 * e)) * e + ((n - 1 + 15) floordiv 16) mod (2 * e) - e) * k" step = "16 * e"
+    // p: the least power of two >= ceil(n / 16) (the guard holds once).
+    sched.for p = 1 to "2 * n" step * 2 {
+      sched.if "p >= ((n + 15) floordiv 16), p < 2 * ((n + 15) floordiv 16), n > 1 * p" {
+        // Rotation: tmp[1 p + i] = input part (r + 1 p + i) mod n, i below p
+        // (below n - 1 p for the last slice); one copy, or two where it wraps.
+        sched.if "n >= 2 * p" {
+          sched.if "(r + 1 * p) mod n + p <= n" {
+            sched.copy src = input["((r + 1 * p) mod n) * k"] dst = scratch["1 * p * k"] count = "p * k"
           } else {
-            sched.send to "(r + 16 * e) mod n" src = scratch["(17 * ((n + 15) floordiv 16)) * k"]
-                count = "(((n - 1 + 15) floordiv 16) floordiv (2 * e)) * e * k" step = "16 * e"
-            sched.recv from "(r - 16 * e) mod n" dst = scratch["(17 * ((n + 15) floordiv 16)) * k"]
-                count = "(((n - 1 + 15) floordiv 16) floordiv (2 * e)) * e * k" step = "16 * e"
+            sched.copy src = input["((r + 1 * p) mod n) * k"] dst = scratch["1 * p * k"]
+                count = "(n - (r + 1 * p) mod n) * k"
+            sched.copy src = input[0] dst = scratch["(1 * p + n - (r + 1 * p) mod n) * k"]
+                count = "((r + 1 * p) mod n + p - n) * k"
           }
-          sched.for q = 0 to "(((n - 1 + 15) floordiv 16) + e - 1) floordiv (2 * e)" {
-            sched.if "2 * q * e + 2 * e <= ((n - 1 + 15) floordiv 16)" {
-              sched.copy src = scratch["(17 * ((n + 15) floordiv 16) + q * e) * k"]
-                  dst = scratch["(1 * ((n + 15) floordiv 16) + 2 * q * e + e) * k"] count = "e * k" step = "16 * e"
+        } else {
+          sched.if "(r + 1 * p) mod n <= 1 * p" {
+            sched.copy src = input["((r + 1 * p) mod n) * k"] dst = scratch["1 * p * k"]
+                count = "(n - 1 * p) * k"
+          } else {
+            sched.copy src = input["((r + 1 * p) mod n) * k"] dst = scratch["1 * p * k"]
+                count = "(n - (r + 1 * p) mod n) * k"
+            sched.copy src = input[0] dst = scratch["(1 * p + n - (r + 1 * p) mod n) * k"]
+                count = "((r + 1 * p) mod n - 1 * p) * k"
+          }
+        }
+        // Steps d < p: pack the runs of d blocks with bit d of the slice, send
+        // one message, receive one, unpack.
+        sched.for d = 1 to p step * 2 {
+          sched.if "n > 1 * p + d" {
+            sched.for q = "1 * (p floordiv (2 * d))" to "2 * (p floordiv (2 * d))" {
+              sched.if "2 * q * d + d < n" {
+                sched.if "2 * q * d + 2 * d <= n" {
+                  sched.copy src = scratch["(2 * q * d + d) * k"] dst = scratch["(16 * p + 1 * (p floordiv 2) + (q - 1 * (p floordiv (2 * d))) * d) * k"]
+                      count = "d * k" step = d
+                } else {
+                  sched.copy src = scratch["(2 * q * d + d) * k"] dst = scratch["(16 * p + 1 * (p floordiv 2) + (q - 1 * (p floordiv (2 * d))) * d) * k"]
+                      count = "(n - 2 * q * d - d) * k" step = d
+                }
+              }
+            }
+            sched.if "n >= 2 * p" {
+              sched.send to "(r + d) mod n" src = scratch["(16 * p + 1 * (p floordiv 2)) * k"]
+                  count = "(p floordiv 2) * k" step = d
+              sched.recv from "(r - d) mod n" dst = scratch["(16 * p + 1 * (p floordiv 2)) * k"]
+                  count = "(p floordiv 2) * k" step = d
             } else {
-              sched.copy src = scratch["(17 * ((n + 15) floordiv 16) + q * e) * k"]
-                  dst = scratch["(1 * ((n + 15) floordiv 16) + 2 * q * e + e) * k"]
-                  count = "(((n - 1 + 15) floordiv 16) - 2 * q * e - e) * k"
-                  step = "16 * e"
+              sched.if "n mod (2 * d) > d" {
+                sched.send to "(r + d) mod n" src = scratch["(16 * p + 1 * (p floordiv 2)) * k"]
+                    count = "((n floordiv (2 * d)) * d + n mod (2 * d) - d - 1 * (p floordiv 2)) * k" step = d
+                sched.recv from "(r - d) mod n" dst = scratch["(16 * p + 1 * (p floordiv 2)) * k"]
+                    count = "((n floordiv (2 * d)) * d + n mod (2 * d) - d - 1 * (p floordiv 2)) * k" step = d
+              } else {
+                sched.send to "(r + d) mod n" src = scratch["(16 * p + 1 * (p floordiv 2)) * k"]
+                    count = "((n floordiv (2 * d)) * d - 1 * (p floordiv 2)) * k" step = d
+                sched.recv from "(r - d) mod n" dst = scratch["(16 * p + 1 * (p floordiv 2)) * k"]
+                    count = "((n floordiv (2 * d)) * d - 1 * (p floordiv 2)) * k" step = d
+              }
+            }
+            sched.for q = "1 * (p floordiv (2 * d))" to "2 * (p floordiv (2 * d))" {
+              sched.if "2 * q * d + d < n" {
+                sched.if "2 * q * d + 2 * d <= n" {
+                  sched.copy src = scratch["(16 * p + 1 * (p floordiv 2) + (q - 1 * (p floordiv (2 * d))) * d) * k"] dst = scratch["(2 * q * d + d) * k"]
+                      count = "d * k" step = d
+                } else {
+                  sched.copy src = scratch["(16 * p + 1 * (p floordiv 2) + (q - 1 * (p floordiv (2 * d))) * d) * k"] dst = scratch["(2 * q * d + d) * k"]
+                      count = "(n - 2 * q * d - d) * k" step = d
+                }
+              }
             }
           }
         }
-      }
-      sched.for i = 0 to "((n - 1 + 15) floordiv 16)" {
-        sched.copy src = scratch["(1 * ((n + 15) floordiv 16) + i) * k"]
-            dst = output["((r - 1 - 16 * i) mod n) * k"] count = k step = n
+        // Steps d >= p: the whole slice moves, straight from and into tmp, when
+        // bit d of its distances (1 p .. 1 p + p - 1, all alike) is set.
+        sched.for d = p to n step * 2 {
+          sched.if "(1 * p) mod (2 * d) >= d" {
+            sched.if "n >= 2 * p" {
+              sched.send to "(r + d) mod n" src = scratch["1 * p * k"]
+                  count = "p * k" step = d
+              sched.recv from "(r - d) mod n" dst = scratch["1 * p * k"]
+                  count = "p * k" step = d
+            } else {
+              sched.send to "(r + d) mod n" src = scratch["1 * p * k"]
+                  count = "(n - 1 * p) * k" step = d
+              sched.recv from "(r - d) mod n" dst = scratch["1 * p * k"]
+                  count = "(n - 1 * p) * k" step = d
+            }
+          }
+        }
+        // Reversal: output part (r - 1 p - i) mod n = tmp[1 p + i].
+        sched.for i = 0 to p {
+          sched.if "1 * p + i < n" {
+            sched.copy src = scratch["(1 * p + i) * k"]
+                dst = output["((r - 1 * p - i) mod n) * k"] count = k step = n
+          }
+        }
       }
     }
   }
-  // Distances j = 2, 18, 34, ...
+  // Distances 2 p .. 2 p + p - 1.
   sched.channel 2 {
-    sched.if "n > 2" {
-      sched.for i = 0 to "((n - 2 + 15) floordiv 16)" {
-        sched.copy src = input["((r + 2 + 16 * i) mod n) * k"]
-            dst = scratch["(2 * ((n + 15) floordiv 16) + i) * k"] count = k
-      }
-      sched.if "n > 2" {
-        sched.send to "(r + 2) mod n" src = scratch["2 * ((n + 15) floordiv 16) * k"]
-            count = "((n - 2 + 15) floordiv 16) * k" step = 2
-        sched.recv from "(r - 2) mod n" dst = scratch["2 * ((n + 15) floordiv 16) * k"]
-            count = "((n - 2 + 15) floordiv 16) * k" step = 2
-      }
-      sched.for e = 1 to "((n + 15) floordiv 16)" step * 2 {
-        sched.if "((n - 2 + 15) floordiv 16) > e" {
-          sched.for q = 0 to "(((n - 2 + 15) floordiv 16) + e - 1) floordiv (2 * e)" {
-            sched.if "2 * q * e + 2 * e <= ((n - 2 + 15) floordiv 16)" {
-              sched.copy src = scratch["(2 * ((n + 15) floordiv 16) + 2 * q * e + e) * k"]
-                  dst = scratch["(18 * ((n + 15) floordiv 16) + q * e) * k"] count = "e * k" step = "16 * e"
-            } else {
-              sched.copy src = scratch["(2 * ((n + 15) floordiv 16) + 2 * q * e + e) * k"]
-                  dst = scratch["(18 * ((n + 15) floordiv 16) + q * e) * k"]
-                  count = "(((n - 2 + 15) floordiv 16) - 2 * q * e - e) * k"
-                  step = "16 * e"
-            }
-          }
-          sched.if "((n - 2 + 15) floordiv 16) mod (2 * e) > e" {
-            sched.send to "(r + 16 * e) mod n" src = scratch["(18 * ((n + 15) floordiv 16)) * k"]
-                count = "((((n - 2 + 15) floordiv 16) floordiv (2 * e)) * e + ((n - 2 + 15) floordiv 16) mod (2 * e) - e) * k" step = "16 * e"
-            sched.recv from "(r - 16 * e) mod n" dst = scratch["(18 * ((n + 15) floordiv 16)) * k"]
-                count = "((((n - 2 + 15) floordiv 16) floordiv (2 * e)) * e + ((n - 2 + 15) floordiv 16) mod (2 * e) - e) * k" step = "16 * e"
+    // p: the least power of two >= ceil(n / 16) (the guard holds once).
+    sched.for p = 1 to "2 * n" step * 2 {
+      sched.if "p >= ((n + 15) floordiv 16), p < 2 * ((n + 15) floordiv 16), n > 2 * p" {
+        // Rotation: tmp[2 p + i] = input part (r + 2 p + i) mod n, i below p
+        // (below n - 2 p for the last slice); one copy, or two where it wraps.
+        sched.if "n >= 3 * p" {
+          sched.if "(r + 2 * p) mod n + p <= n" {
+            sched.copy src = input["((r + 2 * p) mod n) * k"] dst = scratch["2 * p * k"] count = "p * k"
           } else {
-            sched.send to "(r + 16 * e) mod n" src = scratch["(18 * ((n + 15) floordiv 16)) * k"]
-                count = "(((n - 2 + 15) floordiv 16) floordiv (2 * e)) * e * k" step = "16 * e"
-            sched.recv from "(r - 16 * e) mod n" dst = scratch["(18 * ((n + 15) floordiv 16)) * k"]
-                count = "(((n - 2 + 15) floordiv 16) floordiv (2 * e)) * e * k" step = "16 * e"
+            sched.copy src = input["((r + 2 * p) mod n) * k"] dst = scratch["2 * p * k"]
+                count = "(n - (r + 2 * p) mod n) * k"
+            sched.copy src = input[0] dst = scratch["(2 * p + n - (r + 2 * p) mod n) * k"]
+                count = "((r + 2 * p) mod n + p - n) * k"
           }
-          sched.for q = 0 to "(((n - 2 + 15) floordiv 16) + e - 1) floordiv (2 * e)" {
-            sched.if "2 * q * e + 2 * e <= ((n - 2 + 15) floordiv 16)" {
-              sched.copy src = scratch["(18 * ((n + 15) floordiv 16) + q * e) * k"]
-                  dst = scratch["(2 * ((n + 15) floordiv 16) + 2 * q * e + e) * k"] count = "e * k" step = "16 * e"
+        } else {
+          sched.if "(r + 2 * p) mod n <= 2 * p" {
+            sched.copy src = input["((r + 2 * p) mod n) * k"] dst = scratch["2 * p * k"]
+                count = "(n - 2 * p) * k"
+          } else {
+            sched.copy src = input["((r + 2 * p) mod n) * k"] dst = scratch["2 * p * k"]
+                count = "(n - (r + 2 * p) mod n) * k"
+            sched.copy src = input[0] dst = scratch["(2 * p + n - (r + 2 * p) mod n) * k"]
+                count = "((r + 2 * p) mod n - 2 * p) * k"
+          }
+        }
+        // Steps d < p: pack the runs of d blocks with bit d of the slice, send
+        // one message, receive one, unpack.
+        sched.for d = 1 to p step * 2 {
+          sched.if "n > 2 * p + d" {
+            sched.for q = "2 * (p floordiv (2 * d))" to "3 * (p floordiv (2 * d))" {
+              sched.if "2 * q * d + d < n" {
+                sched.if "2 * q * d + 2 * d <= n" {
+                  sched.copy src = scratch["(2 * q * d + d) * k"] dst = scratch["(16 * p + 2 * (p floordiv 2) + (q - 2 * (p floordiv (2 * d))) * d) * k"]
+                      count = "d * k" step = d
+                } else {
+                  sched.copy src = scratch["(2 * q * d + d) * k"] dst = scratch["(16 * p + 2 * (p floordiv 2) + (q - 2 * (p floordiv (2 * d))) * d) * k"]
+                      count = "(n - 2 * q * d - d) * k" step = d
+                }
+              }
+            }
+            sched.if "n >= 3 * p" {
+              sched.send to "(r + d) mod n" src = scratch["(16 * p + 2 * (p floordiv 2)) * k"]
+                  count = "(p floordiv 2) * k" step = d
+              sched.recv from "(r - d) mod n" dst = scratch["(16 * p + 2 * (p floordiv 2)) * k"]
+                  count = "(p floordiv 2) * k" step = d
             } else {
-              sched.copy src = scratch["(18 * ((n + 15) floordiv 16) + q * e) * k"]
-                  dst = scratch["(2 * ((n + 15) floordiv 16) + 2 * q * e + e) * k"]
-                  count = "(((n - 2 + 15) floordiv 16) - 2 * q * e - e) * k"
-                  step = "16 * e"
+              sched.if "n mod (2 * d) > d" {
+                sched.send to "(r + d) mod n" src = scratch["(16 * p + 2 * (p floordiv 2)) * k"]
+                    count = "((n floordiv (2 * d)) * d + n mod (2 * d) - d - 2 * (p floordiv 2)) * k" step = d
+                sched.recv from "(r - d) mod n" dst = scratch["(16 * p + 2 * (p floordiv 2)) * k"]
+                    count = "((n floordiv (2 * d)) * d + n mod (2 * d) - d - 2 * (p floordiv 2)) * k" step = d
+              } else {
+                sched.send to "(r + d) mod n" src = scratch["(16 * p + 2 * (p floordiv 2)) * k"]
+                    count = "((n floordiv (2 * d)) * d - 2 * (p floordiv 2)) * k" step = d
+                sched.recv from "(r - d) mod n" dst = scratch["(16 * p + 2 * (p floordiv 2)) * k"]
+                    count = "((n floordiv (2 * d)) * d - 2 * (p floordiv 2)) * k" step = d
+              }
+            }
+            sched.for q = "2 * (p floordiv (2 * d))" to "3 * (p floordiv (2 * d))" {
+              sched.if "2 * q * d + d < n" {
+                sched.if "2 * q * d + 2 * d <= n" {
+                  sched.copy src = scratch["(16 * p + 2 * (p floordiv 2) + (q - 2 * (p floordiv (2 * d))) * d) * k"] dst = scratch["(2 * q * d + d) * k"]
+                      count = "d * k" step = d
+                } else {
+                  sched.copy src = scratch["(16 * p + 2 * (p floordiv 2) + (q - 2 * (p floordiv (2 * d))) * d) * k"] dst = scratch["(2 * q * d + d) * k"]
+                      count = "(n - 2 * q * d - d) * k" step = d
+                }
+              }
             }
           }
         }
-      }
-      sched.for i = 0 to "((n - 2 + 15) floordiv 16)" {
-        sched.copy src = scratch["(2 * ((n + 15) floordiv 16) + i) * k"]
-            dst = output["((r - 2 - 16 * i) mod n) * k"] count = k step = n
+        // Steps d >= p: the whole slice moves, straight from and into tmp, when
+        // bit d of its distances (2 p .. 2 p + p - 1, all alike) is set.
+        sched.for d = p to n step * 2 {
+          sched.if "(2 * p) mod (2 * d) >= d" {
+            sched.if "n >= 3 * p" {
+              sched.send to "(r + d) mod n" src = scratch["2 * p * k"]
+                  count = "p * k" step = d
+              sched.recv from "(r - d) mod n" dst = scratch["2 * p * k"]
+                  count = "p * k" step = d
+            } else {
+              sched.send to "(r + d) mod n" src = scratch["2 * p * k"]
+                  count = "(n - 2 * p) * k" step = d
+              sched.recv from "(r - d) mod n" dst = scratch["2 * p * k"]
+                  count = "(n - 2 * p) * k" step = d
+            }
+          }
+        }
+        // Reversal: output part (r - 2 p - i) mod n = tmp[2 p + i].
+        sched.for i = 0 to p {
+          sched.if "2 * p + i < n" {
+            sched.copy src = scratch["(2 * p + i) * k"]
+                dst = output["((r - 2 * p - i) mod n) * k"] count = k step = n
+          }
+        }
       }
     }
   }
-  // Distances j = 3, 19, 35, ...
+  // Distances 3 p .. 3 p + p - 1.
   sched.channel 3 {
-    sched.if "n > 3" {
-      sched.for i = 0 to "((n - 3 + 15) floordiv 16)" {
-        sched.copy src = input["((r + 3 + 16 * i) mod n) * k"]
-            dst = scratch["(3 * ((n + 15) floordiv 16) + i) * k"] count = k
-      }
-      sched.if "n > 1" {
-        sched.send to "(r + 1) mod n" src = scratch["3 * ((n + 15) floordiv 16) * k"]
-            count = "((n - 3 + 15) floordiv 16) * k" step = 1
-        sched.recv from "(r - 1) mod n" dst = scratch["3 * ((n + 15) floordiv 16) * k"]
-            count = "((n - 3 + 15) floordiv 16) * k" step = 1
-      }
-      sched.if "n > 2" {
-        sched.send to "(r + 2) mod n" src = scratch["3 * ((n + 15) floordiv 16) * k"]
-            count = "((n - 3 + 15) floordiv 16) * k" step = 2
-        sched.recv from "(r - 2) mod n" dst = scratch["3 * ((n + 15) floordiv 16) * k"]
-            count = "((n - 3 + 15) floordiv 16) * k" step = 2
-      }
-      sched.for e = 1 to "((n + 15) floordiv 16)" step * 2 {
-        sched.if "((n - 3 + 15) floordiv 16) > e" {
-          sched.for q = 0 to "(((n - 3 + 15) floordiv 16) + e - 1) floordiv (2 * e)" {
-            sched.if "2 * q * e + 2 * e <= ((n - 3 + 15) floordiv 16)" {
-              sched.copy src = scratch["(3 * ((n + 15) floordiv 16) + 2 * q * e + e) * k"]
-                  dst = scratch["(19 * ((n + 15) floordiv 16) + q * e) * k"] count = "e * k" step = "16 * e"
-            } else {
-              sched.copy src = scratch["(3 * ((n + 15) floordiv 16) + 2 * q * e + e) * k"]
-                  dst = scratch["(19 * ((n + 15) floordiv 16) + q * e) * k"]
-                  count = "(((n - 3 + 15) floordiv 16) - 2 * q * e - e) * k"
-                  step = "16 * e"
-            }
-          }
-          sched.if "((n - 3 + 15) floordiv 16) mod (2 * e) > e" {
-            sched.send to "(r + 16 * e) mod n" src = scratch["(19 * ((n + 15) floordiv 16)) * k"]
-                count = "((((n - 3 + 15) floordiv 16) floordiv (2 * e)) * e + ((n - 3 + 15) floordiv 16) mod (2 * e) - e) * k" step = "16 * e"
-            sched.recv from "(r - 16 * e) mod n" dst = scratch["(19 * ((n + 15) floordiv 16)) * k"]
-                count = "((((n - 3 + 15) floordiv 16) floordiv (2 * e)) * e + ((n - 3 + 15) floordiv 16) mod (2 * e) - e) * k" step = "16 * e"
+    // p: the least power of two >= ceil(n / 16) (the guard holds once).
+    sched.for p = 1 to "2 * n" step * 2 {
+      sched.if "p >= ((n + 15) floordiv 16), p < 2 * ((n + 15) floordiv 16), n > 3 * p" {
+        // Rotation: tmp[3 p + i] = input part (r + 3 p + i) mod n, i below p
+        // (below n - 3 p for the last slice); one copy, or two where it wraps.
+        sched.if "n >= 4 * p" {
+          sched.if "(r + 3 * p) mod n + p <= n" {
+            sched.copy src = input["((r + 3 * p) mod n) * k"] dst = scratch["3 * p * k"] count = "p * k"
           } else {
-            sched.send to "(r + 16 * e) mod n" src = scratch["(19 * ((n + 15) floordiv 16)) * k"]
-                count = "(((n - 3 + 15) floordiv 16) floordiv (2 * e)) * e * k" step = "16 * e"
-            sched.recv from "(r - 16 * e) mod n" dst = scratch["(19 * ((n + 15) floordiv 16)) * k"]
-                count = "(((n - 3 + 15) floordiv 16) floordiv (2 * e)) * e * k" step = "16 * e"
+            sched.copy src = input["((r + 3 * p) mod n) * k"] dst = scratch["3 * p * k"]
+                count = "(n - (r + 3 * p) mod n) * k"
+            sched.copy src = input[0] dst = scratch["(3 * p + n - (r + 3 * p) mod n) * k"]
+                count = "((r + 3 * p) mod n + p - n) * k"
           }
-          sched.for q = 0 to "(((n - 3 + 15) floordiv 16) + e - 1) floordiv (2 * e)" {
-            sched.if "2 * q * e + 2 * e <= ((n - 3 + 15) floordiv 16)" {
-              sched.copy src = scratch["(19 * ((n + 15) floordiv 16) + q * e) * k"]
-                  dst = scratch["(3 * ((n + 15) floordiv 16) + 2 * q * e + e) * k"] count = "e * k" step = "16 * e"
+        } else {
+          sched.if "(r + 3 * p) mod n <= 3 * p" {
+            sched.copy src = input["((r + 3 * p) mod n) * k"] dst = scratch["3 * p * k"]
+                count = "(n - 3 * p) * k"
+          } else {
+            sched.copy src = input["((r + 3 * p) mod n) * k"] dst = scratch["3 * p * k"]
+                count = "(n - (r + 3 * p) mod n) * k"
+            sched.copy src = input[0] dst = scratch["(3 * p + n - (r + 3 * p) mod n) * k"]
+                count = "((r + 3 * p) mod n - 3 * p) * k"
+          }
+        }
+        // Steps d < p: pack the runs of d blocks with bit d of the slice, send
+        // one message, receive one, unpack.
+        sched.for d = 1 to p step * 2 {
+          sched.if "n > 3 * p + d" {
+            sched.for q = "3 * (p floordiv (2 * d))" to "4 * (p floordiv (2 * d))" {
+              sched.if "2 * q * d + d < n" {
+                sched.if "2 * q * d + 2 * d <= n" {
+                  sched.copy src = scratch["(2 * q * d + d) * k"] dst = scratch["(16 * p + 3 * (p floordiv 2) + (q - 3 * (p floordiv (2 * d))) * d) * k"]
+                      count = "d * k" step = d
+                } else {
+                  sched.copy src = scratch["(2 * q * d + d) * k"] dst = scratch["(16 * p + 3 * (p floordiv 2) + (q - 3 * (p floordiv (2 * d))) * d) * k"]
+                      count = "(n - 2 * q * d - d) * k" step = d
+                }
+              }
+            }
+            sched.if "n >= 4 * p" {
+              sched.send to "(r + d) mod n" src = scratch["(16 * p + 3 * (p floordiv 2)) * k"]
+                  count = "(p floordiv 2) * k" step = d
+              sched.recv from "(r - d) mod n" dst = scratch["(16 * p + 3 * (p floordiv 2)) * k"]
+                  count = "(p floordiv 2) * k" step = d
             } else {
-              sched.copy src = scratch["(19 * ((n + 15) floordiv 16) + q * e) * k"]
-                  dst = scratch["(3 * ((n + 15) floordiv 16) + 2 * q * e + e) * k"]
-                  count = "(((n - 3 + 15) floordiv 16) - 2 * q * e - e) * k"
-                  step = "16 * e"
+              sched.if "n mod (2 * d) > d" {
+                sched.send to "(r + d) mod n" src = scratch["(16 * p + 3 * (p floordiv 2)) * k"]
+                    count = "((n floordiv (2 * d)) * d + n mod (2 * d) - d - 3 * (p floordiv 2)) * k" step = d
+                sched.recv from "(r - d) mod n" dst = scratch["(16 * p + 3 * (p floordiv 2)) * k"]
+                    count = "((n floordiv (2 * d)) * d + n mod (2 * d) - d - 3 * (p floordiv 2)) * k" step = d
+              } else {
+                sched.send to "(r + d) mod n" src = scratch["(16 * p + 3 * (p floordiv 2)) * k"]
+                    count = "((n floordiv (2 * d)) * d - 3 * (p floordiv 2)) * k" step = d
+                sched.recv from "(r - d) mod n" dst = scratch["(16 * p + 3 * (p floordiv 2)) * k"]
+                    count = "((n floordiv (2 * d)) * d - 3 * (p floordiv 2)) * k" step = d
+              }
+            }
+            sched.for q = "3 * (p floordiv (2 * d))" to "4 * (p floordiv (2 * d))" {
+              sched.if "2 * q * d + d < n" {
+                sched.if "2 * q * d + 2 * d <= n" {
+                  sched.copy src = scratch["(16 * p + 3 * (p floordiv 2) + (q - 3 * (p floordiv (2 * d))) * d) * k"] dst = scratch["(2 * q * d + d) * k"]
+                      count = "d * k" step = d
+                } else {
+                  sched.copy src = scratch["(16 * p + 3 * (p floordiv 2) + (q - 3 * (p floordiv (2 * d))) * d) * k"] dst = scratch["(2 * q * d + d) * k"]
+                      count = "(n - 2 * q * d - d) * k" step = d
+                }
+              }
             }
           }
         }
-      }
-      sched.for i = 0 to "((n - 3 + 15) floordiv 16)" {
-        sched.copy src = scratch["(3 * ((n + 15) floordiv 16) + i) * k"]
-            dst = output["((r - 3 - 16 * i) mod n) * k"] count = k step = n
+        // Steps d >= p: the whole slice moves, straight from and into tmp, when
+        // bit d of its distances (3 p .. 3 p + p - 1, all alike) is set.
+        sched.for d = p to n step * 2 {
+          sched.if "(3 * p) mod (2 * d) >= d" {
+            sched.if "n >= 4 * p" {
+              sched.send to "(r + d) mod n" src = scratch["3 * p * k"]
+                  count = "p * k" step = d
+              sched.recv from "(r - d) mod n" dst = scratch["3 * p * k"]
+                  count = "p * k" step = d
+            } else {
+              sched.send to "(r + d) mod n" src = scratch["3 * p * k"]
+                  count = "(n - 3 * p) * k" step = d
+              sched.recv from "(r - d) mod n" dst = scratch["3 * p * k"]
+                  count = "(n - 3 * p) * k" step = d
+            }
+          }
+        }
+        // Reversal: output part (r - 3 p - i) mod n = tmp[3 p + i].
+        sched.for i = 0 to p {
+          sched.if "3 * p + i < n" {
+            sched.copy src = scratch["(3 * p + i) * k"]
+                dst = output["((r - 3 * p - i) mod n) * k"] count = k step = n
+          }
+        }
       }
     }
   }
-  // Distances j = 4, 20, 36, ...
+  // Distances 4 p .. 4 p + p - 1.
   sched.channel 4 {
-    sched.if "n > 4" {
-      sched.for i = 0 to "((n - 4 + 15) floordiv 16)" {
-        sched.copy src = input["((r + 4 + 16 * i) mod n) * k"]
-            dst = scratch["(4 * ((n + 15) floordiv 16) + i) * k"] count = k
-      }
-      sched.if "n > 4" {
-        sched.send to "(r + 4) mod n" src = scratch["4 * ((n + 15) floordiv 16) * k"]
-            count = "((n - 4 + 15) floordiv 16) * k" step = 4
-        sched.recv from "(r - 4) mod n" dst = scratch["4 * ((n + 15) floordiv 16) * k"]
-            count = "((n - 4 + 15) floordiv 16) * k" step = 4
-      }
-      sched.for e = 1 to "((n + 15) floordiv 16)" step * 2 {
-        sched.if "((n - 4 + 15) floordiv 16) > e" {
-          sched.for q = 0 to "(((n - 4 + 15) floordiv 16) + e - 1) floordiv (2 * e)" {
-            sched.if "2 * q * e + 2 * e <= ((n - 4 + 15) floordiv 16)" {
-              sched.copy src = scratch["(4 * ((n + 15) floordiv 16) + 2 * q * e + e) * k"]
-                  dst = scratch["(20 * ((n + 15) floordiv 16) + q * e) * k"] count = "e * k" step = "16 * e"
-            } else {
-              sched.copy src = scratch["(4 * ((n + 15) floordiv 16) + 2 * q * e + e) * k"]
-                  dst = scratch["(20 * ((n + 15) floordiv 16) + q * e) * k"]
-                  count = "(((n - 4 + 15) floordiv 16) - 2 * q * e - e) * k"
-                  step = "16 * e"
-            }
-          }
-          sched.if "((n - 4 + 15) floordiv 16) mod (2 * e) > e" {
-            sched.send to "(r + 16 * e) mod n" src = scratch["(20 * ((n + 15) floordiv 16)) * k"]
-                count = "((((n - 4 + 15) floordiv 16) floordiv (2 * e)) * e + ((n - 4 + 15) floordiv 16) mod (2 * e) - e) * k" step = "16 * e"
-            sched.recv from "(r - 16 * e) mod n" dst = scratch["(20 * ((n + 15) floordiv 16)) * k"]
-                count = "((((n - 4 + 15) floordiv 16) floordiv (2 * e)) * e + ((n - 4 + 15) floordiv 16) mod (2 * e) - e) * k" step = "16 * e"
+    // p: the least power of two >= ceil(n / 16) (the guard holds once).
+    sched.for p = 1 to "2 * n" step * 2 {
+      sched.if "p >= ((n + 15) floordiv 16), p < 2 * ((n + 15) floordiv 16), n > 4 * p" {
+        // Rotation: tmp[4 p + i] = input part (r + 4 p + i) mod n, i below p
+        // (below n - 4 p for the last slice); one copy, or two where it wraps.
+        sched.if "n >= 5 * p" {
+          sched.if "(r + 4 * p) mod n + p <= n" {
+            sched.copy src = input["((r + 4 * p) mod n) * k"] dst = scratch["4 * p * k"] count = "p * k"
           } else {
-            sched.send to "(r + 16 * e) mod n" src = scratch["(20 * ((n + 15) floordiv 16)) * k"]
-                count = "(((n - 4 + 15) floordiv 16) floordiv (2 * e)) * e * k" step = "16 * e"
-            sched.recv from "(r - 16 * e) mod n" dst = scratch["(20 * ((n + 15) floordiv 16)) * k"]
-                count = "(((n - 4 + 15) floordiv 16) floordiv (2 * e)) * e * k" step = "16 * e"
+            sched.copy src = input["((r + 4 * p) mod n) * k"] dst = scratch["4 * p * k"]
+                count = "(n - (r + 4 * p) mod n) * k"
+            sched.copy src = input[0] dst = scratch["(4 * p + n - (r + 4 * p) mod n) * k"]
+                count = "((r + 4 * p) mod n + p - n) * k"
           }
-          sched.for q = 0 to "(((n - 4 + 15) floordiv 16) + e - 1) floordiv (2 * e)" {
-            sched.if "2 * q * e + 2 * e <= ((n - 4 + 15) floordiv 16)" {
-              sched.copy src = scratch["(20 * ((n + 15) floordiv 16) + q * e) * k"]
-                  dst = scratch["(4 * ((n + 15) floordiv 16) + 2 * q * e + e) * k"] count = "e * k" step = "16 * e"
+        } else {
+          sched.if "(r + 4 * p) mod n <= 4 * p" {
+            sched.copy src = input["((r + 4 * p) mod n) * k"] dst = scratch["4 * p * k"]
+                count = "(n - 4 * p) * k"
+          } else {
+            sched.copy src = input["((r + 4 * p) mod n) * k"] dst = scratch["4 * p * k"]
+                count = "(n - (r + 4 * p) mod n) * k"
+            sched.copy src = input[0] dst = scratch["(4 * p + n - (r + 4 * p) mod n) * k"]
+                count = "((r + 4 * p) mod n - 4 * p) * k"
+          }
+        }
+        // Steps d < p: pack the runs of d blocks with bit d of the slice, send
+        // one message, receive one, unpack.
+        sched.for d = 1 to p step * 2 {
+          sched.if "n > 4 * p + d" {
+            sched.for q = "4 * (p floordiv (2 * d))" to "5 * (p floordiv (2 * d))" {
+              sched.if "2 * q * d + d < n" {
+                sched.if "2 * q * d + 2 * d <= n" {
+                  sched.copy src = scratch["(2 * q * d + d) * k"] dst = scratch["(16 * p + 4 * (p floordiv 2) + (q - 4 * (p floordiv (2 * d))) * d) * k"]
+                      count = "d * k" step = d
+                } else {
+                  sched.copy src = scratch["(2 * q * d + d) * k"] dst = scratch["(16 * p + 4 * (p floordiv 2) + (q - 4 * (p floordiv (2 * d))) * d) * k"]
+                      count = "(n - 2 * q * d - d) * k" step = d
+                }
+              }
+            }
+            sched.if "n >= 5 * p" {
+              sched.send to "(r + d) mod n" src = scratch["(16 * p + 4 * (p floordiv 2)) * k"]
+                  count = "(p floordiv 2) * k" step = d
+              sched.recv from "(r - d) mod n" dst = scratch["(16 * p + 4 * (p floordiv 2)) * k"]
+                  count = "(p floordiv 2) * k" step = d
             } else {
-              sched.copy src = scratch["(20 * ((n + 15) floordiv 16) + q * e) * k"]
-                  dst = scratch["(4 * ((n + 15) floordiv 16) + 2 * q * e + e) * k"]
-                  count = "(((n - 4 + 15) floordiv 16) - 2 * q * e - e) * k"
-                  step = "16 * e"
+              sched.if "n mod (2 * d) > d" {
+                sched.send to "(r + d) mod n" src = scratch["(16 * p + 4 * (p floordiv 2)) * k"]
+                    count = "((n floordiv (2 * d)) * d + n mod (2 * d) - d - 4 * (p floordiv 2)) * k" step = d
+                sched.recv from "(r - d) mod n" dst = scratch["(16 * p + 4 * (p floordiv 2)) * k"]
+                    count = "((n floordiv (2 * d)) * d + n mod (2 * d) - d - 4 * (p floordiv 2)) * k" step = d
+              } else {
+                sched.send to "(r + d) mod n" src = scratch["(16 * p + 4 * (p floordiv 2)) * k"]
+                    count = "((n floordiv (2 * d)) * d - 4 * (p floordiv 2)) * k" step = d
+                sched.recv from "(r - d) mod n" dst = scratch["(16 * p + 4 * (p floordiv 2)) * k"]
+                    count = "((n floordiv (2 * d)) * d - 4 * (p floordiv 2)) * k" step = d
+              }
+            }
+            sched.for q = "4 * (p floordiv (2 * d))" to "5 * (p floordiv (2 * d))" {
+              sched.if "2 * q * d + d < n" {
+                sched.if "2 * q * d + 2 * d <= n" {
+                  sched.copy src = scratch["(16 * p + 4 * (p floordiv 2) + (q - 4 * (p floordiv (2 * d))) * d) * k"] dst = scratch["(2 * q * d + d) * k"]
+                      count = "d * k" step = d
+                } else {
+                  sched.copy src = scratch["(16 * p + 4 * (p floordiv 2) + (q - 4 * (p floordiv (2 * d))) * d) * k"] dst = scratch["(2 * q * d + d) * k"]
+                      count = "(n - 2 * q * d - d) * k" step = d
+                }
+              }
             }
           }
         }
-      }
-      sched.for i = 0 to "((n - 4 + 15) floordiv 16)" {
-        sched.copy src = scratch["(4 * ((n + 15) floordiv 16) + i) * k"]
-            dst = output["((r - 4 - 16 * i) mod n) * k"] count = k step = n
+        // Steps d >= p: the whole slice moves, straight from and into tmp, when
+        // bit d of its distances (4 p .. 4 p + p - 1, all alike) is set.
+        sched.for d = p to n step * 2 {
+          sched.if "(4 * p) mod (2 * d) >= d" {
+            sched.if "n >= 5 * p" {
+              sched.send to "(r + d) mod n" src = scratch["4 * p * k"]
+                  count = "p * k" step = d
+              sched.recv from "(r - d) mod n" dst = scratch["4 * p * k"]
+                  count = "p * k" step = d
+            } else {
+              sched.send to "(r + d) mod n" src = scratch["4 * p * k"]
+                  count = "(n - 4 * p) * k" step = d
+              sched.recv from "(r - d) mod n" dst = scratch["4 * p * k"]
+                  count = "(n - 4 * p) * k" step = d
+            }
+          }
+        }
+        // Reversal: output part (r - 4 p - i) mod n = tmp[4 p + i].
+        sched.for i = 0 to p {
+          sched.if "4 * p + i < n" {
+            sched.copy src = scratch["(4 * p + i) * k"]
+                dst = output["((r - 4 * p - i) mod n) * k"] count = k step = n
+          }
+        }
       }
     }
   }
-  // Distances j = 5, 21, 37, ...
+  // Distances 5 p .. 5 p + p - 1.
   sched.channel 5 {
-    sched.if "n > 5" {
-      sched.for i = 0 to "((n - 5 + 15) floordiv 16)" {
-        sched.copy src = input["((r + 5 + 16 * i) mod n) * k"]
-            dst = scratch["(5 * ((n + 15) floordiv 16) + i) * k"] count = k
-      }
-      sched.if "n > 1" {
-        sched.send to "(r + 1) mod n" src = scratch["5 * ((n + 15) floordiv 16) * k"]
-            count = "((n - 5 + 15) floordiv 16) * k" step = 1
-        sched.recv from "(r - 1) mod n" dst = scratch["5 * ((n + 15) floordiv 16) * k"]
-            count = "((n - 5 + 15) floordiv 16) * k" step = 1
-      }
-      sched.if "n > 4" {
-        sched.send to "(r + 4) mod n" src = scratch["5 * ((n + 15) floordiv 16) * k"]
-            count = "((n - 5 + 15) floordiv 16) * k" step = 4
-        sched.recv from "(r - 4) mod n" dst = scratch["5 * ((n + 15) floordiv 16) * k"]
-            count = "((n - 5 + 15) floordiv 16) * k" step = 4
-      }
-      sched.for e = 1 to "((n + 15) floordiv 16)" step * 2 {
-        sched.if "((n - 5 + 15) floordiv 16) > e" {
-          sched.for q = 0 to "(((n - 5 + 15) floordiv 16) + e - 1) floordiv (2 * e)" {
-            sched.if "2 * q * e + 2 * e <= ((n - 5 + 15) floordiv 16)" {
-              sched.copy src = scratch["(5 * ((n + 15) floordiv 16) + 2 * q * e + e) * k"]
-                  dst = scratch["(21 * ((n + 15) floordiv 16) + q * e) * k"] count = "e * k" step = "16 * e"
-            } else {
-              sched.copy src = scratch["(5 * ((n + 15) floordiv 16) + 2 * q * e + e) * k"]
-                  dst = scratch["(21 * ((n + 15) floordiv 16) + q * e) * k"]
-                  count = "(((n - 5 + 15) floordiv 16) - 2 * q * e - e) * k"
-                  step = "16 * e"
-            }
-          }
-          sched.if "((n - 5 + 15) floordiv 16) mod (2 * e) > e" {
-            sched.send to "(r + 16 * e) mod n" src = scratch["(21 * ((n + 15) floordiv 16)) * k"]
-                count = "((((n - 5 + 15) floordiv 16) floordiv (2 * e)) * e + ((n - 5 + 15) floordiv 16) mod (2 * e) - e) * k" step = "16 * e"
-            sched.recv from "(r - 16 * e) mod n" dst = scratch["(21 * ((n + 15) floordiv 16)) * k"]
-                count = "((((n - 5 + 15) floordiv 16) floordiv (2 * e)) * e + ((n - 5 + 15) floordiv 16) mod (2 * e) - e) * k" step = "16 * e"
+    // p: the least power of two >= ceil(n / 16) (the guard holds once).
+    sched.for p = 1 to "2 * n" step * 2 {
+      sched.if "p >= ((n + 15) floordiv 16), p < 2 * ((n + 15) floordiv 16), n > 5 * p" {
+        // Rotation: tmp[5 p + i] = input part (r + 5 p + i) mod n, i below p
+        // (below n - 5 p for the last slice); one copy, or two where it wraps.
+        sched.if "n >= 6 * p" {
+          sched.if "(r + 5 * p) mod n + p <= n" {
+            sched.copy src = input["((r + 5 * p) mod n) * k"] dst = scratch["5 * p * k"] count = "p * k"
           } else {
-            sched.send to "(r + 16 * e) mod n" src = scratch["(21 * ((n + 15) floordiv 16)) * k"]
-                count = "(((n - 5 + 15) floordiv 16) floordiv (2 * e)) * e * k" step = "16 * e"
-            sched.recv from "(r - 16 * e) mod n" dst = scratch["(21 * ((n + 15) floordiv 16)) * k"]
-                count = "(((n - 5 + 15) floordiv 16) floordiv (2 * e)) * e * k" step = "16 * e"
+            sched.copy src = input["((r + 5 * p) mod n) * k"] dst = scratch["5 * p * k"]
+                count = "(n - (r + 5 * p) mod n) * k"
+            sched.copy src = input[0] dst = scratch["(5 * p + n - (r + 5 * p) mod n) * k"]
+                count = "((r + 5 * p) mod n + p - n) * k"
           }
-          sched.for q = 0 to "(((n - 5 + 15) floordiv 16) + e - 1) floordiv (2 * e)" {
-            sched.if "2 * q * e + 2 * e <= ((n - 5 + 15) floordiv 16)" {
-              sched.copy src = scratch["(21 * ((n + 15) floordiv 16) + q * e) * k"]
-                  dst = scratch["(5 * ((n + 15) floordiv 16) + 2 * q * e + e) * k"] count = "e * k" step = "16 * e"
+        } else {
+          sched.if "(r + 5 * p) mod n <= 5 * p" {
+            sched.copy src = input["((r + 5 * p) mod n) * k"] dst = scratch["5 * p * k"]
+                count = "(n - 5 * p) * k"
+          } else {
+            sched.copy src = input["((r + 5 * p) mod n) * k"] dst = scratch["5 * p * k"]
+                count = "(n - (r + 5 * p) mod n) * k"
+            sched.copy src = input[0] dst = scratch["(5 * p + n - (r + 5 * p) mod n) * k"]
+                count = "((r + 5 * p) mod n - 5 * p) * k"
+          }
+        }
+        // Steps d < p: pack the runs of d blocks with bit d of the slice, send
+        // one message, receive one, unpack.
+        sched.for d = 1 to p step * 2 {
+          sched.if "n > 5 * p + d" {
+            sched.for q = "5 * (p floordiv (2 * d))" to "6 * (p floordiv (2 * d))" {
+              sched.if "2 * q * d + d < n" {
+                sched.if "2 * q * d + 2 * d <= n" {
+                  sched.copy src = scratch["(2 * q * d + d) * k"] dst = scratch["(16 * p + 5 * (p floordiv 2) + (q - 5 * (p floordiv (2 * d))) * d) * k"]
+                      count = "d * k" step = d
+                } else {
+                  sched.copy src = scratch["(2 * q * d + d) * k"] dst = scratch["(16 * p + 5 * (p floordiv 2) + (q - 5 * (p floordiv (2 * d))) * d) * k"]
+                      count = "(n - 2 * q * d - d) * k" step = d
+                }
+              }
+            }
+            sched.if "n >= 6 * p" {
+              sched.send to "(r + d) mod n" src = scratch["(16 * p + 5 * (p floordiv 2)) * k"]
+                  count = "(p floordiv 2) * k" step = d
+              sched.recv from "(r - d) mod n" dst = scratch["(16 * p + 5 * (p floordiv 2)) * k"]
+                  count = "(p floordiv 2) * k" step = d
             } else {
-              sched.copy src = scratch["(21 * ((n + 15) floordiv 16) + q * e) * k"]
-                  dst = scratch["(5 * ((n + 15) floordiv 16) + 2 * q * e + e) * k"]
-                  count = "(((n - 5 + 15) floordiv 16) - 2 * q * e - e) * k"
-                  step = "16 * e"
+              sched.if "n mod (2 * d) > d" {
+                sched.send to "(r + d) mod n" src = scratch["(16 * p + 5 * (p floordiv 2)) * k"]
+                    count = "((n floordiv (2 * d)) * d + n mod (2 * d) - d - 5 * (p floordiv 2)) * k" step = d
+                sched.recv from "(r - d) mod n" dst = scratch["(16 * p + 5 * (p floordiv 2)) * k"]
+                    count = "((n floordiv (2 * d)) * d + n mod (2 * d) - d - 5 * (p floordiv 2)) * k" step = d
+              } else {
+                sched.send to "(r + d) mod n" src = scratch["(16 * p + 5 * (p floordiv 2)) * k"]
+                    count = "((n floordiv (2 * d)) * d - 5 * (p floordiv 2)) * k" step = d
+                sched.recv from "(r - d) mod n" dst = scratch["(16 * p + 5 * (p floordiv 2)) * k"]
+                    count = "((n floordiv (2 * d)) * d - 5 * (p floordiv 2)) * k" step = d
+              }
+            }
+            sched.for q = "5 * (p floordiv (2 * d))" to "6 * (p floordiv (2 * d))" {
+              sched.if "2 * q * d + d < n" {
+                sched.if "2 * q * d + 2 * d <= n" {
+                  sched.copy src = scratch["(16 * p + 5 * (p floordiv 2) + (q - 5 * (p floordiv (2 * d))) * d) * k"] dst = scratch["(2 * q * d + d) * k"]
+                      count = "d * k" step = d
+                } else {
+                  sched.copy src = scratch["(16 * p + 5 * (p floordiv 2) + (q - 5 * (p floordiv (2 * d))) * d) * k"] dst = scratch["(2 * q * d + d) * k"]
+                      count = "(n - 2 * q * d - d) * k" step = d
+                }
+              }
             }
           }
         }
-      }
-      sched.for i = 0 to "((n - 5 + 15) floordiv 16)" {
-        sched.copy src = scratch["(5 * ((n + 15) floordiv 16) + i) * k"]
-            dst = output["((r - 5 - 16 * i) mod n) * k"] count = k step = n
+        // Steps d >= p: the whole slice moves, straight from and into tmp, when
+        // bit d of its distances (5 p .. 5 p + p - 1, all alike) is set.
+        sched.for d = p to n step * 2 {
+          sched.if "(5 * p) mod (2 * d) >= d" {
+            sched.if "n >= 6 * p" {
+              sched.send to "(r + d) mod n" src = scratch["5 * p * k"]
+                  count = "p * k" step = d
+              sched.recv from "(r - d) mod n" dst = scratch["5 * p * k"]
+                  count = "p * k" step = d
+            } else {
+              sched.send to "(r + d) mod n" src = scratch["5 * p * k"]
+                  count = "(n - 5 * p) * k" step = d
+              sched.recv from "(r - d) mod n" dst = scratch["5 * p * k"]
+                  count = "(n - 5 * p) * k" step = d
+            }
+          }
+        }
+        // Reversal: output part (r - 5 p - i) mod n = tmp[5 p + i].
+        sched.for i = 0 to p {
+          sched.if "5 * p + i < n" {
+            sched.copy src = scratch["(5 * p + i) * k"]
+                dst = output["((r - 5 * p - i) mod n) * k"] count = k step = n
+          }
+        }
       }
     }
   }
-  // Distances j = 6, 22, 38, ...
+  // Distances 6 p .. 6 p + p - 1.
   sched.channel 6 {
-    sched.if "n > 6" {
-      sched.for i = 0 to "((n - 6 + 15) floordiv 16)" {
-        sched.copy src = input["((r + 6 + 16 * i) mod n) * k"]
-            dst = scratch["(6 * ((n + 15) floordiv 16) + i) * k"] count = k
-      }
-      sched.if "n > 2" {
-        sched.send to "(r + 2) mod n" src = scratch["6 * ((n + 15) floordiv 16) * k"]
-            count = "((n - 6 + 15) floordiv 16) * k" step = 2
-        sched.recv from "(r - 2) mod n" dst = scratch["6 * ((n + 15) floordiv 16) * k"]
-            count = "((n - 6 + 15) floordiv 16) * k" step = 2
-      }
-      sched.if "n > 4" {
-        sched.send to "(r + 4) mod n" src = scratch["6 * ((n + 15) floordiv 16) * k"]
-            count = "((n - 6 + 15) floordiv 16) * k" step = 4
-        sched.recv from "(r - 4) mod n" dst = scratch["6 * ((n + 15) floordiv 16) * k"]
-            count = "((n - 6 + 15) floordiv 16) * k" step = 4
-      }
-      sched.for e = 1 to "((n + 15) floordiv 16)" step * 2 {
-        sched.if "((n - 6 + 15) floordiv 16) > e" {
-          sched.for q = 0 to "(((n - 6 + 15) floordiv 16) + e - 1) floordiv (2 * e)" {
-            sched.if "2 * q * e + 2 * e <= ((n - 6 + 15) floordiv 16)" {
-              sched.copy src = scratch["(6 * ((n + 15) floordiv 16) + 2 * q * e + e) * k"]
-                  dst = scratch["(22 * ((n + 15) floordiv 16) + q * e) * k"] count = "e * k" step = "16 * e"
-            } else {
-              sched.copy src = scratch["(6 * ((n + 15) floordiv 16) + 2 * q * e + e) * k"]
-                  dst = scratch["(22 * ((n + 15) floordiv 16) + q * e) * k"]
-                  count = "(((n - 6 + 15) floordiv 16) - 2 * q * e - e) * k"
-                  step = "16 * e"
-            }
-          }
-          sched.if "((n - 6 + 15) floordiv 16) mod (2 * e) > e" {
-            sched.send to "(r + 16 * e) mod n" src = scratch["(22 * ((n + 15) floordiv 16)) * k"]
-                count = "((((n - 6 + 15) floordiv 16) floordiv (2 * e)) * e + ((n - 6 + 15) floordiv 16) mod (2 * e) - e) * k" step = "16 * e"
-            sched.recv from "(r - 16 * e) mod n" dst = scratch["(22 * ((n + 15) floordiv 16)) * k"]
-                count = "((((n - 6 + 15) floordiv 16) floordiv (2 * e)) * e + ((n - 6 + 15) floordiv 16) mod (2 * e) - e) * k" step = "16 * e"
+    // p: the least power of two >= ceil(n / 16) (the guard holds once).
+    sched.for p = 1 to "2 * n" step * 2 {
+      sched.if "p >= ((n + 15) floordiv 16), p < 2 * ((n + 15) floordiv 16), n > 6 * p" {
+        // Rotation: tmp[6 p + i] = input part (r + 6 p + i) mod n, i below p
+        // (below n - 6 p for the last slice); one copy, or two where it wraps.
+        sched.if "n >= 7 * p" {
+          sched.if "(r + 6 * p) mod n + p <= n" {
+            sched.copy src = input["((r + 6 * p) mod n) * k"] dst = scratch["6 * p * k"] count = "p * k"
           } else {
-            sched.send to "(r + 16 * e) mod n" src = scratch["(22 * ((n + 15) floordiv 16)) * k"]
-                count = "(((n - 6 + 15) floordiv 16) floordiv (2 * e)) * e * k" step = "16 * e"
-            sched.recv from "(r - 16 * e) mod n" dst = scratch["(22 * ((n + 15) floordiv 16)) * k"]
-                count = "(((n - 6 + 15) floordiv 16) floordiv (2 * e)) * e * k" step = "16 * e"
+            sched.copy src = input["((r + 6 * p) mod n) * k"] dst = scratch["6 * p * k"]
+                count = "(n - (r + 6 * p) mod n) * k"
+            sched.copy src = input[0] dst = scratch["(6 * p + n - (r + 6 * p) mod n) * k"]
+                count = "((r + 6 * p) mod n + p - n) * k"
           }
-          sched.for q = 0 to "(((n - 6 + 15) floordiv 16) + e - 1) floordiv (2 * e)" {
-            sched.if "2 * q * e + 2 * e <= ((n - 6 + 15) floordiv 16)" {
-              sched.copy src = scratch["(22 * ((n + 15) floordiv 16) + q * e) * k"]
-                  dst = scratch["(6 * ((n + 15) floordiv 16) + 2 * q * e + e) * k"] count = "e * k" step = "16 * e"
+        } else {
+          sched.if "(r + 6 * p) mod n <= 6 * p" {
+            sched.copy src = input["((r + 6 * p) mod n) * k"] dst = scratch["6 * p * k"]
+                count = "(n - 6 * p) * k"
+          } else {
+            sched.copy src = input["((r + 6 * p) mod n) * k"] dst = scratch["6 * p * k"]
+                count = "(n - (r + 6 * p) mod n) * k"
+            sched.copy src = input[0] dst = scratch["(6 * p + n - (r + 6 * p) mod n) * k"]
+                count = "((r + 6 * p) mod n - 6 * p) * k"
+          }
+        }
+        // Steps d < p: pack the runs of d blocks with bit d of the slice, send
+        // one message, receive one, unpack.
+        sched.for d = 1 to p step * 2 {
+          sched.if "n > 6 * p + d" {
+            sched.for q = "6 * (p floordiv (2 * d))" to "7 * (p floordiv (2 * d))" {
+              sched.if "2 * q * d + d < n" {
+                sched.if "2 * q * d + 2 * d <= n" {
+                  sched.copy src = scratch["(2 * q * d + d) * k"] dst = scratch["(16 * p + 6 * (p floordiv 2) + (q - 6 * (p floordiv (2 * d))) * d) * k"]
+                      count = "d * k" step = d
+                } else {
+                  sched.copy src = scratch["(2 * q * d + d) * k"] dst = scratch["(16 * p + 6 * (p floordiv 2) + (q - 6 * (p floordiv (2 * d))) * d) * k"]
+                      count = "(n - 2 * q * d - d) * k" step = d
+                }
+              }
+            }
+            sched.if "n >= 7 * p" {
+              sched.send to "(r + d) mod n" src = scratch["(16 * p + 6 * (p floordiv 2)) * k"]
+                  count = "(p floordiv 2) * k" step = d
+              sched.recv from "(r - d) mod n" dst = scratch["(16 * p + 6 * (p floordiv 2)) * k"]
+                  count = "(p floordiv 2) * k" step = d
             } else {
-              sched.copy src = scratch["(22 * ((n + 15) floordiv 16) + q * e) * k"]
-                  dst = scratch["(6 * ((n + 15) floordiv 16) + 2 * q * e + e) * k"]
-                  count = "(((n - 6 + 15) floordiv 16) - 2 * q * e - e) * k"
-                  step = "16 * e"
+              sched.if "n mod (2 * d) > d" {
+                sched.send to "(r + d) mod n" src = scratch["(16 * p + 6 * (p floordiv 2)) * k"]
+                    count = "((n floordiv (2 * d)) * d + n mod (2 * d) - d - 6 * (p floordiv 2)) * k" step = d
+                sched.recv from "(r - d) mod n" dst = scratch["(16 * p + 6 * (p floordiv 2)) * k"]
+                    count = "((n floordiv (2 * d)) * d + n mod (2 * d) - d - 6 * (p floordiv 2)) * k" step = d
+              } else {
+                sched.send to "(r + d) mod n" src = scratch["(16 * p + 6 * (p floordiv 2)) * k"]
+                    count = "((n floordiv (2 * d)) * d - 6 * (p floordiv 2)) * k" step = d
+                sched.recv from "(r - d) mod n" dst = scratch["(16 * p + 6 * (p floordiv 2)) * k"]
+                    count = "((n floordiv (2 * d)) * d - 6 * (p floordiv 2)) * k" step = d
+              }
+            }
+            sched.for q = "6 * (p floordiv (2 * d))" to "7 * (p floordiv (2 * d))" {
+              sched.if "2 * q * d + d < n" {
+                sched.if "2 * q * d + 2 * d <= n" {
+                  sched.copy src = scratch["(16 * p + 6 * (p floordiv 2) + (q - 6 * (p floordiv (2 * d))) * d) * k"] dst = scratch["(2 * q * d + d) * k"]
+                      count = "d * k" step = d
+                } else {
+                  sched.copy src = scratch["(16 * p + 6 * (p floordiv 2) + (q - 6 * (p floordiv (2 * d))) * d) * k"] dst = scratch["(2 * q * d + d) * k"]
+                      count = "(n - 2 * q * d - d) * k" step = d
+                }
+              }
             }
           }
         }
-      }
-      sched.for i = 0 to "((n - 6 + 15) floordiv 16)" {
-        sched.copy src = scratch["(6 * ((n + 15) floordiv 16) + i) * k"]
-            dst = output["((r - 6 - 16 * i) mod n) * k"] count = k step = n
+        // Steps d >= p: the whole slice moves, straight from and into tmp, when
+        // bit d of its distances (6 p .. 6 p + p - 1, all alike) is set.
+        sched.for d = p to n step * 2 {
+          sched.if "(6 * p) mod (2 * d) >= d" {
+            sched.if "n >= 7 * p" {
+              sched.send to "(r + d) mod n" src = scratch["6 * p * k"]
+                  count = "p * k" step = d
+              sched.recv from "(r - d) mod n" dst = scratch["6 * p * k"]
+                  count = "p * k" step = d
+            } else {
+              sched.send to "(r + d) mod n" src = scratch["6 * p * k"]
+                  count = "(n - 6 * p) * k" step = d
+              sched.recv from "(r - d) mod n" dst = scratch["6 * p * k"]
+                  count = "(n - 6 * p) * k" step = d
+            }
+          }
+        }
+        // Reversal: output part (r - 6 p - i) mod n = tmp[6 p + i].
+        sched.for i = 0 to p {
+          sched.if "6 * p + i < n" {
+            sched.copy src = scratch["(6 * p + i) * k"]
+                dst = output["((r - 6 * p - i) mod n) * k"] count = k step = n
+          }
+        }
       }
     }
   }
-  // Distances j = 7, 23, 39, ...
+  // Distances 7 p .. 7 p + p - 1.
   sched.channel 7 {
-    sched.if "n > 7" {
-      sched.for i = 0 to "((n - 7 + 15) floordiv 16)" {
-        sched.copy src = input["((r + 7 + 16 * i) mod n) * k"]
-            dst = scratch["(7 * ((n + 15) floordiv 16) + i) * k"] count = k
-      }
-      sched.if "n > 1" {
-        sched.send to "(r + 1) mod n" src = scratch["7 * ((n + 15) floordiv 16) * k"]
-            count = "((n - 7 + 15) floordiv 16) * k" step = 1
-        sched.recv from "(r - 1) mod n" dst = scratch["7 * ((n + 15) floordiv 16) * k"]
-            count = "((n - 7 + 15) floordiv 16) * k" step = 1
-      }
-      sched.if "n > 2" {
-        sched.send to "(r + 2) mod n" src = scratch["7 * ((n + 15) floordiv 16) * k"]
-            count = "((n - 7 + 15) floordiv 16) * k" step = 2
-        sched.recv from "(r - 2) mod n" dst = scratch["7 * ((n + 15) floordiv 16) * k"]
-            count = "((n - 7 + 15) floordiv 16) * k" step = 2
-      }
-      sched.if "n > 4" {
-        sched.send to "(r + 4) mod n" src = scratch["7 * ((n + 15) floordiv 16) * k"]
-            count = "((n - 7 + 15) floordiv 16) * k" step = 4
-        sched.recv from "(r - 4) mod n" dst = scratch["7 * ((n + 15) floordiv 16) * k"]
-            count = "((n - 7 + 15) floordiv 16) * k" step = 4
-      }
-      sched.for e = 1 to "((n + 15) floordiv 16)" step * 2 {
-        sched.if "((n - 7 + 15) floordiv 16) > e" {
-          sched.for q = 0 to "(((n - 7 + 15) floordiv 16) + e - 1) floordiv (2 * e)" {
-            sched.if "2 * q * e + 2 * e <= ((n - 7 + 15) floordiv 16)" {
-              sched.copy src = scratch["(7 * ((n + 15) floordiv 16) + 2 * q * e + e) * k"]
-                  dst = scratch["(23 * ((n + 15) floordiv 16) + q * e) * k"] count = "e * k" step = "16 * e"
-            } else {
-              sched.copy src = scratch["(7 * ((n + 15) floordiv 16) + 2 * q * e + e) * k"]
-                  dst = scratch["(23 * ((n + 15) floordiv 16) + q * e) * k"]
-                  count = "(((n - 7 + 15) floordiv 16) - 2 * q * e - e) * k"
-                  step = "16 * e"
-            }
-          }
-          sched.if "((n - 7 + 15) floordiv 16) mod (2 * e) > e" {
-            sched.send to "(r + 16 * e) mod n" src = scratch["(23 * ((n + 15) floordiv 16)) * k"]
-                count = "((((n - 7 + 15) floordiv 16) floordiv (2 * e)) * e + ((n - 7 + 15) floordiv 16) mod (2 * e) - e) * k" step = "16 * e"
-            sched.recv from "(r - 16 * e) mod n" dst = scratch["(23 * ((n + 15) floordiv 16)) * k"]
-                count = "((((n - 7 + 15) floordiv 16) floordiv (2 * e)) * e + ((n - 7 + 15) floordiv 16) mod (2 * e) - e) * k" step = "16 * e"
+    // p: the least power of two >= ceil(n / 16) (the guard holds once).
+    sched.for p = 1 to "2 * n" step * 2 {
+      sched.if "p >= ((n + 15) floordiv 16), p < 2 * ((n + 15) floordiv 16), n > 7 * p" {
+        // Rotation: tmp[7 p + i] = input part (r + 7 p + i) mod n, i below p
+        // (below n - 7 p for the last slice); one copy, or two where it wraps.
+        sched.if "n >= 8 * p" {
+          sched.if "(r + 7 * p) mod n + p <= n" {
+            sched.copy src = input["((r + 7 * p) mod n) * k"] dst = scratch["7 * p * k"] count = "p * k"
           } else {
-            sched.send to "(r + 16 * e) mod n" src = scratch["(23 * ((n + 15) floordiv 16)) * k"]
-                count = "(((n - 7 + 15) floordiv 16) floordiv (2 * e)) * e * k" step = "16 * e"
-            sched.recv from "(r - 16 * e) mod n" dst = scratch["(23 * ((n + 15) floordiv 16)) * k"]
-                count = "(((n - 7 + 15) floordiv 16) floordiv (2 * e)) * e * k" step = "16 * e"
+            sched.copy src = input["((r + 7 * p) mod n) * k"] dst = scratch["7 * p * k"]
+                count = "(n - (r + 7 * p) mod n) * k"
+            sched.copy src = input[0] dst = scratch["(7 * p + n - (r + 7 * p) mod n) * k"]
+                count = "((r + 7 * p) mod n + p - n) * k"
           }
-          sched.for q = 0 to "(((n - 7 + 15) floordiv 16) + e - 1) floordiv (2 * e)" {
-            sched.if "2 * q * e + 2 * e <= ((n - 7 + 15) floordiv 16)" {
-              sched.copy src = scratch["(23 * ((n + 15) floordiv 16) + q * e) * k"]
-                  dst = scratch["(7 * ((n + 15) floordiv 16) + 2 * q * e + e) * k"] count = "e * k" step = "16 * e"
+        } else {
+          sched.if "(r + 7 * p) mod n <= 7 * p" {
+            sched.copy src = input["((r + 7 * p) mod n) * k"] dst = scratch["7 * p * k"]
+                count = "(n - 7 * p) * k"
+          } else {
+            sched.copy src = input["((r + 7 * p) mod n) * k"] dst = scratch["7 * p * k"]
+                count = "(n - (r + 7 * p) mod n) * k"
+            sched.copy src = input[0] dst = scratch["(7 * p + n - (r + 7 * p) mod n) * k"]
+                count = "((r + 7 * p) mod n - 7 * p) * k"
+          }
+        }
+        // Steps d < p: pack the runs of d blocks with bit d of the slice, send
+        // one message, receive one, unpack.
+        sched.for d = 1 to p step * 2 {
+          sched.if "n > 7 * p + d" {
+            sched.for q = "7 * (p floordiv (2 * d))" to "8 * (p floordiv (2 * d))" {
+              sched.if "2 * q * d + d < n" {
+                sched.if "2 * q * d + 2 * d <= n" {
+                  sched.copy src = scratch["(2 * q * d + d) * k"] dst = scratch["(16 * p + 7 * (p floordiv 2) + (q - 7 * (p floordiv (2 * d))) * d) * k"]
+                      count = "d * k" step = d
+                } else {
+                  sched.copy src = scratch["(2 * q * d + d) * k"] dst = scratch["(16 * p + 7 * (p floordiv 2) + (q - 7 * (p floordiv (2 * d))) * d) * k"]
+                      count = "(n - 2 * q * d - d) * k" step = d
+                }
+              }
+            }
+            sched.if "n >= 8 * p" {
+              sched.send to "(r + d) mod n" src = scratch["(16 * p + 7 * (p floordiv 2)) * k"]
+                  count = "(p floordiv 2) * k" step = d
+              sched.recv from "(r - d) mod n" dst = scratch["(16 * p + 7 * (p floordiv 2)) * k"]
+                  count = "(p floordiv 2) * k" step = d
             } else {
-              sched.copy src = scratch["(23 * ((n + 15) floordiv 16) + q * e) * k"]
-                  dst = scratch["(7 * ((n + 15) floordiv 16) + 2 * q * e + e) * k"]
-                  count = "(((n - 7 + 15) floordiv 16) - 2 * q * e - e) * k"
-                  step = "16 * e"
+              sched.if "n mod (2 * d) > d" {
+                sched.send to "(r + d) mod n" src = scratch["(16 * p + 7 * (p floordiv 2)) * k"]
+                    count = "((n floordiv (2 * d)) * d + n mod (2 * d) - d - 7 * (p floordiv 2)) * k" step = d
+                sched.recv from "(r - d) mod n" dst = scratch["(16 * p + 7 * (p floordiv 2)) * k"]
+                    count = "((n floordiv (2 * d)) * d + n mod (2 * d) - d - 7 * (p floordiv 2)) * k" step = d
+              } else {
+                sched.send to "(r + d) mod n" src = scratch["(16 * p + 7 * (p floordiv 2)) * k"]
+                    count = "((n floordiv (2 * d)) * d - 7 * (p floordiv 2)) * k" step = d
+                sched.recv from "(r - d) mod n" dst = scratch["(16 * p + 7 * (p floordiv 2)) * k"]
+                    count = "((n floordiv (2 * d)) * d - 7 * (p floordiv 2)) * k" step = d
+              }
+            }
+            sched.for q = "7 * (p floordiv (2 * d))" to "8 * (p floordiv (2 * d))" {
+              sched.if "2 * q * d + d < n" {
+                sched.if "2 * q * d + 2 * d <= n" {
+                  sched.copy src = scratch["(16 * p + 7 * (p floordiv 2) + (q - 7 * (p floordiv (2 * d))) * d) * k"] dst = scratch["(2 * q * d + d) * k"]
+                      count = "d * k" step = d
+                } else {
+                  sched.copy src = scratch["(16 * p + 7 * (p floordiv 2) + (q - 7 * (p floordiv (2 * d))) * d) * k"] dst = scratch["(2 * q * d + d) * k"]
+                      count = "(n - 2 * q * d - d) * k" step = d
+                }
+              }
             }
           }
         }
-      }
-      sched.for i = 0 to "((n - 7 + 15) floordiv 16)" {
-        sched.copy src = scratch["(7 * ((n + 15) floordiv 16) + i) * k"]
-            dst = output["((r - 7 - 16 * i) mod n) * k"] count = k step = n
+        // Steps d >= p: the whole slice moves, straight from and into tmp, when
+        // bit d of its distances (7 p .. 7 p + p - 1, all alike) is set.
+        sched.for d = p to n step * 2 {
+          sched.if "(7 * p) mod (2 * d) >= d" {
+            sched.if "n >= 8 * p" {
+              sched.send to "(r + d) mod n" src = scratch["7 * p * k"]
+                  count = "p * k" step = d
+              sched.recv from "(r - d) mod n" dst = scratch["7 * p * k"]
+                  count = "p * k" step = d
+            } else {
+              sched.send to "(r + d) mod n" src = scratch["7 * p * k"]
+                  count = "(n - 7 * p) * k" step = d
+              sched.recv from "(r - d) mod n" dst = scratch["7 * p * k"]
+                  count = "(n - 7 * p) * k" step = d
+            }
+          }
+        }
+        // Reversal: output part (r - 7 p - i) mod n = tmp[7 p + i].
+        sched.for i = 0 to p {
+          sched.if "7 * p + i < n" {
+            sched.copy src = scratch["(7 * p + i) * k"]
+                dst = output["((r - 7 * p - i) mod n) * k"] count = k step = n
+          }
+        }
       }
     }
   }
-  // Distances j = 8, 24, 40, ...
+  // Distances 8 p .. 8 p + p - 1.
   sched.channel 8 {
-    sched.if "n > 8" {
-      sched.for i = 0 to "((n - 8 + 15) floordiv 16)" {
-        sched.copy src = input["((r + 8 + 16 * i) mod n) * k"]
-            dst = scratch["(8 * ((n + 15) floordiv 16) + i) * k"] count = k
-      }
-      sched.if "n > 8" {
-        sched.send to "(r + 8) mod n" src = scratch["8 * ((n + 15) floordiv 16) * k"]
-            count = "((n - 8 + 15) floordiv 16) * k" step = 8
-        sched.recv from "(r - 8) mod n" dst = scratch["8 * ((n + 15) floordiv 16) * k"]
-            count = "((n - 8 + 15) floordiv 16) * k" step = 8
-      }
-      sched.for e = 1 to "((n + 15) floordiv 16)" step * 2 {
-        sched.if "((n - 8 + 15) floordiv 16) > e" {
-          sched.for q = 0 to "(((n - 8 + 15) floordiv 16) + e - 1) floordiv (2 * e)" {
-            sched.if "2 * q * e + 2 * e <= ((n - 8 + 15) floordiv 16)" {
-              sched.copy src = scratch["(8 * ((n + 15) floordiv 16) + 2 * q * e + e) * k"]
-                  dst = scratch["(24 * ((n + 15) floordiv 16) + q * e) * k"] count = "e * k" step = "16 * e"
-            } else {
-              sched.copy src = scratch["(8 * ((n + 15) floordiv 16) + 2 * q * e + e) * k"]
-                  dst = scratch["(24 * ((n + 15) floordiv 16) + q * e) * k"]
-                  count = "(((n - 8 + 15) floordiv 16) - 2 * q * e - e) * k"
-                  step = "16 * e"
-            }
-          }
-          sched.if "((n - 8 + 15) floordiv 16) mod (2 * e) > e" {
-            sched.send to "(r + 16 * e) mod n" src = scratch["(24 * ((n + 15) floordiv 16)) * k"]
-                count = "((((n - 8 + 15) floordiv 16) floordiv (2 * e)) * e + ((n - 8 + 15) floordiv 16) mod (2 * e) - e) * k" step = "16 * e"
-            sched.recv from "(r - 16 * e) mod n" dst = scratch["(24 * ((n + 15) floordiv 16)) * k"]
-                count = "((((n - 8 + 15) floordiv 16) floordiv (2 * e)) * e + ((n - 8 + 15) floordiv 16) mod (2 * e) - e) * k" step = "16 * e"
+    // p: the least power of two >= ceil(n / 16) (the guard holds once).
+    sched.for p = 1 to "2 * n" step * 2 {
+      sched.if "p >= ((n + 15) floordiv 16), p < 2 * ((n + 15) floordiv 16), n > 8 * p" {
+        // Rotation: tmp[8 p + i] = input part (r + 8 p + i) mod n, i below p
+        // (below n - 8 p for the last slice); one copy, or two where it wraps.
+        sched.if "n >= 9 * p" {
+          sched.if "(r + 8 * p) mod n + p <= n" {
+            sched.copy src = input["((r + 8 * p) mod n) * k"] dst = scratch["8 * p * k"] count = "p * k"
           } else {
-            sched.send to "(r + 16 * e) mod n" src = scratch["(24 * ((n + 15) floordiv 16)) * k"]
-                count = "(((n - 8 + 15) floordiv 16) floordiv (2 * e)) * e * k" step = "16 * e"
-            sched.recv from "(r - 16 * e) mod n" dst = scratch["(24 * ((n + 15) floordiv 16)) * k"]
-                count = "(((n - 8 + 15) floordiv 16) floordiv (2 * e)) * e * k" step = "16 * e"
+            sched.copy src = input["((r + 8 * p) mod n) * k"] dst = scratch["8 * p * k"]
+                count = "(n - (r + 8 * p) mod n) * k"
+            sched.copy src = input[0] dst = scratch["(8 * p + n - (r + 8 * p) mod n) * k"]
+                count = "((r + 8 * p) mod n + p - n) * k"
           }
-          sched.for q = 0 to "(((n - 8 + 15) floordiv 16) + e - 1) floordiv (2 * e)" {
-            sched.if "2 * q * e + 2 * e <= ((n - 8 + 15) floordiv 16)" {
-              sched.copy src = scratch["(24 * ((n + 15) floordiv 16) + q * e) * k"]
-                  dst = scratch["(8 * ((n + 15) floordiv 16) + 2 * q * e + e) * k"] count = "e * k" step = "16 * e"
+        } else {
+          sched.if "(r + 8 * p) mod n <= 8 * p" {
+            sched.copy src = input["((r + 8 * p) mod n) * k"] dst = scratch["8 * p * k"]
+                count = "(n - 8 * p) * k"
+          } else {
+            sched.copy src = input["((r + 8 * p) mod n) * k"] dst = scratch["8 * p * k"]
+                count = "(n - (r + 8 * p) mod n) * k"
+            sched.copy src = input[0] dst = scratch["(8 * p + n - (r + 8 * p) mod n) * k"]
+                count = "((r + 8 * p) mod n - 8 * p) * k"
+          }
+        }
+        // Steps d < p: pack the runs of d blocks with bit d of the slice, send
+        // one message, receive one, unpack.
+        sched.for d = 1 to p step * 2 {
+          sched.if "n > 8 * p + d" {
+            sched.for q = "8 * (p floordiv (2 * d))" to "9 * (p floordiv (2 * d))" {
+              sched.if "2 * q * d + d < n" {
+                sched.if "2 * q * d + 2 * d <= n" {
+                  sched.copy src = scratch["(2 * q * d + d) * k"] dst = scratch["(16 * p + 8 * (p floordiv 2) + (q - 8 * (p floordiv (2 * d))) * d) * k"]
+                      count = "d * k" step = d
+                } else {
+                  sched.copy src = scratch["(2 * q * d + d) * k"] dst = scratch["(16 * p + 8 * (p floordiv 2) + (q - 8 * (p floordiv (2 * d))) * d) * k"]
+                      count = "(n - 2 * q * d - d) * k" step = d
+                }
+              }
+            }
+            sched.if "n >= 9 * p" {
+              sched.send to "(r + d) mod n" src = scratch["(16 * p + 8 * (p floordiv 2)) * k"]
+                  count = "(p floordiv 2) * k" step = d
+              sched.recv from "(r - d) mod n" dst = scratch["(16 * p + 8 * (p floordiv 2)) * k"]
+                  count = "(p floordiv 2) * k" step = d
             } else {
-              sched.copy src = scratch["(24 * ((n + 15) floordiv 16) + q * e) * k"]
-                  dst = scratch["(8 * ((n + 15) floordiv 16) + 2 * q * e + e) * k"]
-                  count = "(((n - 8 + 15) floordiv 16) - 2 * q * e - e) * k"
-                  step = "16 * e"
+              sched.if "n mod (2 * d) > d" {
+                sched.send to "(r + d) mod n" src = scratch["(16 * p + 8 * (p floordiv 2)) * k"]
+                    count = "((n floordiv (2 * d)) * d + n mod (2 * d) - d - 8 * (p floordiv 2)) * k" step = d
+                sched.recv from "(r - d) mod n" dst = scratch["(16 * p + 8 * (p floordiv 2)) * k"]
+                    count = "((n floordiv (2 * d)) * d + n mod (2 * d) - d - 8 * (p floordiv 2)) * k" step = d
+              } else {
+                sched.send to "(r + d) mod n" src = scratch["(16 * p + 8 * (p floordiv 2)) * k"]
+                    count = "((n floordiv (2 * d)) * d - 8 * (p floordiv 2)) * k" step = d
+                sched.recv from "(r - d) mod n" dst = scratch["(16 * p + 8 * (p floordiv 2)) * k"]
+                    count = "((n floordiv (2 * d)) * d - 8 * (p floordiv 2)) * k" step = d
+              }
+            }
+            sched.for q = "8 * (p floordiv (2 * d))" to "9 * (p floordiv (2 * d))" {
+              sched.if "2 * q * d + d < n" {
+                sched.if "2 * q * d + 2 * d <= n" {
+                  sched.copy src = scratch["(16 * p + 8 * (p floordiv 2) + (q - 8 * (p floordiv (2 * d))) * d) * k"] dst = scratch["(2 * q * d + d) * k"]
+                      count = "d * k" step = d
+                } else {
+                  sched.copy src = scratch["(16 * p + 8 * (p floordiv 2) + (q - 8 * (p floordiv (2 * d))) * d) * k"] dst = scratch["(2 * q * d + d) * k"]
+                      count = "(n - 2 * q * d - d) * k" step = d
+                }
+              }
             }
           }
         }
-      }
-      sched.for i = 0 to "((n - 8 + 15) floordiv 16)" {
-        sched.copy src = scratch["(8 * ((n + 15) floordiv 16) + i) * k"]
-            dst = output["((r - 8 - 16 * i) mod n) * k"] count = k step = n
+        // Steps d >= p: the whole slice moves, straight from and into tmp, when
+        // bit d of its distances (8 p .. 8 p + p - 1, all alike) is set.
+        sched.for d = p to n step * 2 {
+          sched.if "(8 * p) mod (2 * d) >= d" {
+            sched.if "n >= 9 * p" {
+              sched.send to "(r + d) mod n" src = scratch["8 * p * k"]
+                  count = "p * k" step = d
+              sched.recv from "(r - d) mod n" dst = scratch["8 * p * k"]
+                  count = "p * k" step = d
+            } else {
+              sched.send to "(r + d) mod n" src = scratch["8 * p * k"]
+                  count = "(n - 8 * p) * k" step = d
+              sched.recv from "(r - d) mod n" dst = scratch["8 * p * k"]
+                  count = "(n - 8 * p) * k" step = d
+            }
+          }
+        }
+        // Reversal: output part (r - 8 p - i) mod n = tmp[8 p + i].
+        sched.for i = 0 to p {
+          sched.if "8 * p + i < n" {
+            sched.copy src = scratch["(8 * p + i) * k"]
+                dst = output["((r - 8 * p - i) mod n) * k"] count = k step = n
+          }
+        }
       }
     }
   }
-  // Distances j = 9, 25, 41, ...
+  // Distances 9 p .. 9 p + p - 1.
   sched.channel 9 {
-    sched.if "n > 9" {
-      sched.for i = 0 to "((n - 9 + 15) floordiv 16)" {
-        sched.copy src = input["((r + 9 + 16 * i) mod n) * k"]
-            dst = scratch["(9 * ((n + 15) floordiv 16) + i) * k"] count = k
-      }
-      sched.if "n > 1" {
-        sched.send to "(r + 1) mod n" src = scratch["9 * ((n + 15) floordiv 16) * k"]
-            count = "((n - 9 + 15) floordiv 16) * k" step = 1
-        sched.recv from "(r - 1) mod n" dst = scratch["9 * ((n + 15) floordiv 16) * k"]
-            count = "((n - 9 + 15) floordiv 16) * k" step = 1
-      }
-      sched.if "n > 8" {
-        sched.send to "(r + 8) mod n" src = scratch["9 * ((n + 15) floordiv 16) * k"]
-            count = "((n - 9 + 15) floordiv 16) * k" step = 8
-        sched.recv from "(r - 8) mod n" dst = scratch["9 * ((n + 15) floordiv 16) * k"]
-            count = "((n - 9 + 15) floordiv 16) * k" step = 8
-      }
-      sched.for e = 1 to "((n + 15) floordiv 16)" step * 2 {
-        sched.if "((n - 9 + 15) floordiv 16) > e" {
-          sched.for q = 0 to "(((n - 9 + 15) floordiv 16) + e - 1) floordiv (2 * e)" {
-            sched.if "2 * q * e + 2 * e <= ((n - 9 + 15) floordiv 16)" {
-              sched.copy src = scratch["(9 * ((n + 15) floordiv 16) + 2 * q * e + e) * k"]
-                  dst = scratch["(25 * ((n + 15) floordiv 16) + q * e) * k"] count = "e * k" step = "16 * e"
-            } else {
-              sched.copy src = scratch["(9 * ((n + 15) floordiv 16) + 2 * q * e + e) * k"]
-                  dst = scratch["(25 * ((n + 15) floordiv 16) + q * e) * k"]
-                  count = "(((n - 9 + 15) floordiv 16) - 2 * q * e - e) * k"
-                  step = "16 * e"
-            }
-          }
-          sched.if "((n - 9 + 15) floordiv 16) mod (2 * e) > e" {
-            sched.send to "(r + 16 * e) mod n" src = scratch["(25 * ((n + 15) floordiv 16)) * k"]
-                count = "((((n - 9 + 15) floordiv 16) floordiv (2 * e)) * e + ((n - 9 + 15) floordiv 16) mod (2 * e) - e) * k" step = "16 * e"
-            sched.recv from "(r - 16 * e) mod n" dst = scratch["(25 * ((n + 15) floordiv 16)) * k"]
-                count = "((((n - 9 + 15) floordiv 16) floordiv (2 * e)) * e + ((n - 9 + 15) floordiv 16) mod (2 * e) - e) * k" step = "16 * e"
+    // p: the least power of two >= ceil(n / 16) (the guard holds once).
+    sched.for p = 1 to "2 * n" step * 2 {
+      sched.if "p >= ((n + 15) floordiv 16), p < 2 * ((n + 15) floordiv 16), n > 9 * p" {
+        // Rotation: tmp[9 p + i] = input part (r + 9 p + i) mod n, i below p
+        // (below n - 9 p for the last slice); one copy, or two where it wraps.
+        sched.if "n >= 10 * p" {
+          sched.if "(r + 9 * p) mod n + p <= n" {
+            sched.copy src = input["((r + 9 * p) mod n) * k"] dst = scratch["9 * p * k"] count = "p * k"
           } else {
-            sched.send to "(r + 16 * e) mod n" src = scratch["(25 * ((n + 15) floordiv 16)) * k"]
-                count = "(((n - 9 + 15) floordiv 16) floordiv (2 * e)) * e * k" step = "16 * e"
-            sched.recv from "(r - 16 * e) mod n" dst = scratch["(25 * ((n + 15) floordiv 16)) * k"]
-                count = "(((n - 9 + 15) floordiv 16) floordiv (2 * e)) * e * k" step = "16 * e"
+            sched.copy src = input["((r + 9 * p) mod n) * k"] dst = scratch["9 * p * k"]
+                count = "(n - (r + 9 * p) mod n) * k"
+            sched.copy src = input[0] dst = scratch["(9 * p + n - (r + 9 * p) mod n) * k"]
+                count = "((r + 9 * p) mod n + p - n) * k"
           }
-          sched.for q = 0 to "(((n - 9 + 15) floordiv 16) + e - 1) floordiv (2 * e)" {
-            sched.if "2 * q * e + 2 * e <= ((n - 9 + 15) floordiv 16)" {
-              sched.copy src = scratch["(25 * ((n + 15) floordiv 16) + q * e) * k"]
-                  dst = scratch["(9 * ((n + 15) floordiv 16) + 2 * q * e + e) * k"] count = "e * k" step = "16 * e"
+        } else {
+          sched.if "(r + 9 * p) mod n <= 9 * p" {
+            sched.copy src = input["((r + 9 * p) mod n) * k"] dst = scratch["9 * p * k"]
+                count = "(n - 9 * p) * k"
+          } else {
+            sched.copy src = input["((r + 9 * p) mod n) * k"] dst = scratch["9 * p * k"]
+                count = "(n - (r + 9 * p) mod n) * k"
+            sched.copy src = input[0] dst = scratch["(9 * p + n - (r + 9 * p) mod n) * k"]
+                count = "((r + 9 * p) mod n - 9 * p) * k"
+          }
+        }
+        // Steps d < p: pack the runs of d blocks with bit d of the slice, send
+        // one message, receive one, unpack.
+        sched.for d = 1 to p step * 2 {
+          sched.if "n > 9 * p + d" {
+            sched.for q = "9 * (p floordiv (2 * d))" to "10 * (p floordiv (2 * d))" {
+              sched.if "2 * q * d + d < n" {
+                sched.if "2 * q * d + 2 * d <= n" {
+                  sched.copy src = scratch["(2 * q * d + d) * k"] dst = scratch["(16 * p + 9 * (p floordiv 2) + (q - 9 * (p floordiv (2 * d))) * d) * k"]
+                      count = "d * k" step = d
+                } else {
+                  sched.copy src = scratch["(2 * q * d + d) * k"] dst = scratch["(16 * p + 9 * (p floordiv 2) + (q - 9 * (p floordiv (2 * d))) * d) * k"]
+                      count = "(n - 2 * q * d - d) * k" step = d
+                }
+              }
+            }
+            sched.if "n >= 10 * p" {
+              sched.send to "(r + d) mod n" src = scratch["(16 * p + 9 * (p floordiv 2)) * k"]
+                  count = "(p floordiv 2) * k" step = d
+              sched.recv from "(r - d) mod n" dst = scratch["(16 * p + 9 * (p floordiv 2)) * k"]
+                  count = "(p floordiv 2) * k" step = d
             } else {
-              sched.copy src = scratch["(25 * ((n + 15) floordiv 16) + q * e) * k"]
-                  dst = scratch["(9 * ((n + 15) floordiv 16) + 2 * q * e + e) * k"]
-                  count = "(((n - 9 + 15) floordiv 16) - 2 * q * e - e) * k"
-                  step = "16 * e"
+              sched.if "n mod (2 * d) > d" {
+                sched.send to "(r + d) mod n" src = scratch["(16 * p + 9 * (p floordiv 2)) * k"]
+                    count = "((n floordiv (2 * d)) * d + n mod (2 * d) - d - 9 * (p floordiv 2)) * k" step = d
+                sched.recv from "(r - d) mod n" dst = scratch["(16 * p + 9 * (p floordiv 2)) * k"]
+                    count = "((n floordiv (2 * d)) * d + n mod (2 * d) - d - 9 * (p floordiv 2)) * k" step = d
+              } else {
+                sched.send to "(r + d) mod n" src = scratch["(16 * p + 9 * (p floordiv 2)) * k"]
+                    count = "((n floordiv (2 * d)) * d - 9 * (p floordiv 2)) * k" step = d
+                sched.recv from "(r - d) mod n" dst = scratch["(16 * p + 9 * (p floordiv 2)) * k"]
+                    count = "((n floordiv (2 * d)) * d - 9 * (p floordiv 2)) * k" step = d
+              }
+            }
+            sched.for q = "9 * (p floordiv (2 * d))" to "10 * (p floordiv (2 * d))" {
+              sched.if "2 * q * d + d < n" {
+                sched.if "2 * q * d + 2 * d <= n" {
+                  sched.copy src = scratch["(16 * p + 9 * (p floordiv 2) + (q - 9 * (p floordiv (2 * d))) * d) * k"] dst = scratch["(2 * q * d + d) * k"]
+                      count = "d * k" step = d
+                } else {
+                  sched.copy src = scratch["(16 * p + 9 * (p floordiv 2) + (q - 9 * (p floordiv (2 * d))) * d) * k"] dst = scratch["(2 * q * d + d) * k"]
+                      count = "(n - 2 * q * d - d) * k" step = d
+                }
+              }
             }
           }
         }
-      }
-      sched.for i = 0 to "((n - 9 + 15) floordiv 16)" {
-        sched.copy src = scratch["(9 * ((n + 15) floordiv 16) + i) * k"]
-            dst = output["((r - 9 - 16 * i) mod n) * k"] count = k step = n
+        // Steps d >= p: the whole slice moves, straight from and into tmp, when
+        // bit d of its distances (9 p .. 9 p + p - 1, all alike) is set.
+        sched.for d = p to n step * 2 {
+          sched.if "(9 * p) mod (2 * d) >= d" {
+            sched.if "n >= 10 * p" {
+              sched.send to "(r + d) mod n" src = scratch["9 * p * k"]
+                  count = "p * k" step = d
+              sched.recv from "(r - d) mod n" dst = scratch["9 * p * k"]
+                  count = "p * k" step = d
+            } else {
+              sched.send to "(r + d) mod n" src = scratch["9 * p * k"]
+                  count = "(n - 9 * p) * k" step = d
+              sched.recv from "(r - d) mod n" dst = scratch["9 * p * k"]
+                  count = "(n - 9 * p) * k" step = d
+            }
+          }
+        }
+        // Reversal: output part (r - 9 p - i) mod n = tmp[9 p + i].
+        sched.for i = 0 to p {
+          sched.if "9 * p + i < n" {
+            sched.copy src = scratch["(9 * p + i) * k"]
+                dst = output["((r - 9 * p - i) mod n) * k"] count = k step = n
+          }
+        }
       }
     }
   }
-  // Distances j = 10, 26, 42, ...
+  // Distances 10 p .. 10 p + p - 1.
   sched.channel 10 {
-    sched.if "n > 10" {
-      sched.for i = 0 to "((n - 10 + 15) floordiv 16)" {
-        sched.copy src = input["((r + 10 + 16 * i) mod n) * k"]
-            dst = scratch["(10 * ((n + 15) floordiv 16) + i) * k"] count = k
-      }
-      sched.if "n > 2" {
-        sched.send to "(r + 2) mod n" src = scratch["10 * ((n + 15) floordiv 16) * k"]
-            count = "((n - 10 + 15) floordiv 16) * k" step = 2
-        sched.recv from "(r - 2) mod n" dst = scratch["10 * ((n + 15) floordiv 16) * k"]
-            count = "((n - 10 + 15) floordiv 16) * k" step = 2
-      }
-      sched.if "n > 8" {
-        sched.send to "(r + 8) mod n" src = scratch["10 * ((n + 15) floordiv 16) * k"]
-            count = "((n - 10 + 15) floordiv 16) * k" step = 8
-        sched.recv from "(r - 8) mod n" dst = scratch["10 * ((n + 15) floordiv 16) * k"]
-            count = "((n - 10 + 15) floordiv 16) * k" step = 8
-      }
-      sched.for e = 1 to "((n + 15) floordiv 16)" step * 2 {
-        sched.if "((n - 10 + 15) floordiv 16) > e" {
-          sched.for q = 0 to "(((n - 10 + 15) floordiv 16) + e - 1) floordiv (2 * e)" {
-            sched.if "2 * q * e + 2 * e <= ((n - 10 + 15) floordiv 16)" {
-              sched.copy src = scratch["(10 * ((n + 15) floordiv 16) + 2 * q * e + e) * k"]
-                  dst = scratch["(26 * ((n + 15) floordiv 16) + q * e) * k"] count = "e * k" step = "16 * e"
-            } else {
-              sched.copy src = scratch["(10 * ((n + 15) floordiv 16) + 2 * q * e + e) * k"]
-                  dst = scratch["(26 * ((n + 15) floordiv 16) + q * e) * k"]
-                  count = "(((n - 10 + 15) floordiv 16) - 2 * q * e - e) * k"
-                  step = "16 * e"
-            }
-          }
-          sched.if "((n - 10 + 15) floordiv 16) mod (2 * e) > e" {
-            sched.send to "(r + 16 * e) mod n" src = scratch["(26 * ((n + 15) floordiv 16)) * k"]
-                count = "((((n - 10 + 15) floordiv 16) floordiv (2 * e)) * e + ((n - 10 + 15) floordiv 16) mod (2 * e) - e) * k" step = "16 * e"
-            sched.recv from "(r - 16 * e) mod n" dst = scratch["(26 * ((n + 15) floordiv 16)) * k"]
-                count = "((((n - 10 + 15) floordiv 16) floordiv (2 * e)) * e + ((n - 10 + 15) floordiv 16) mod (2 * e) - e) * k" step = "16 * e"
+    // p: the least power of two >= ceil(n / 16) (the guard holds once).
+    sched.for p = 1 to "2 * n" step * 2 {
+      sched.if "p >= ((n + 15) floordiv 16), p < 2 * ((n + 15) floordiv 16), n > 10 * p" {
+        // Rotation: tmp[10 p + i] = input part (r + 10 p + i) mod n, i below p
+        // (below n - 10 p for the last slice); one copy, or two where it wraps.
+        sched.if "n >= 11 * p" {
+          sched.if "(r + 10 * p) mod n + p <= n" {
+            sched.copy src = input["((r + 10 * p) mod n) * k"] dst = scratch["10 * p * k"] count = "p * k"
           } else {
-            sched.send to "(r + 16 * e) mod n" src = scratch["(26 * ((n + 15) floordiv 16)) * k"]
-                count = "(((n - 10 + 15) floordiv 16) floordiv (2 * e)) * e * k" step = "16 * e"
-            sched.recv from "(r - 16 * e) mod n" dst = scratch["(26 * ((n + 15) floordiv 16)) * k"]
-                count = "(((n - 10 + 15) floordiv 16) floordiv (2 * e)) * e * k" step = "16 * e"
+            sched.copy src = input["((r + 10 * p) mod n) * k"] dst = scratch["10 * p * k"]
+                count = "(n - (r + 10 * p) mod n) * k"
+            sched.copy src = input[0] dst = scratch["(10 * p + n - (r + 10 * p) mod n) * k"]
+                count = "((r + 10 * p) mod n + p - n) * k"
           }
-          sched.for q = 0 to "(((n - 10 + 15) floordiv 16) + e - 1) floordiv (2 * e)" {
-            sched.if "2 * q * e + 2 * e <= ((n - 10 + 15) floordiv 16)" {
-              sched.copy src = scratch["(26 * ((n + 15) floordiv 16) + q * e) * k"]
-                  dst = scratch["(10 * ((n + 15) floordiv 16) + 2 * q * e + e) * k"] count = "e * k" step = "16 * e"
+        } else {
+          sched.if "(r + 10 * p) mod n <= 10 * p" {
+            sched.copy src = input["((r + 10 * p) mod n) * k"] dst = scratch["10 * p * k"]
+                count = "(n - 10 * p) * k"
+          } else {
+            sched.copy src = input["((r + 10 * p) mod n) * k"] dst = scratch["10 * p * k"]
+                count = "(n - (r + 10 * p) mod n) * k"
+            sched.copy src = input[0] dst = scratch["(10 * p + n - (r + 10 * p) mod n) * k"]
+                count = "((r + 10 * p) mod n - 10 * p) * k"
+          }
+        }
+        // Steps d < p: pack the runs of d blocks with bit d of the slice, send
+        // one message, receive one, unpack.
+        sched.for d = 1 to p step * 2 {
+          sched.if "n > 10 * p + d" {
+            sched.for q = "10 * (p floordiv (2 * d))" to "11 * (p floordiv (2 * d))" {
+              sched.if "2 * q * d + d < n" {
+                sched.if "2 * q * d + 2 * d <= n" {
+                  sched.copy src = scratch["(2 * q * d + d) * k"] dst = scratch["(16 * p + 10 * (p floordiv 2) + (q - 10 * (p floordiv (2 * d))) * d) * k"]
+                      count = "d * k" step = d
+                } else {
+                  sched.copy src = scratch["(2 * q * d + d) * k"] dst = scratch["(16 * p + 10 * (p floordiv 2) + (q - 10 * (p floordiv (2 * d))) * d) * k"]
+                      count = "(n - 2 * q * d - d) * k" step = d
+                }
+              }
+            }
+            sched.if "n >= 11 * p" {
+              sched.send to "(r + d) mod n" src = scratch["(16 * p + 10 * (p floordiv 2)) * k"]
+                  count = "(p floordiv 2) * k" step = d
+              sched.recv from "(r - d) mod n" dst = scratch["(16 * p + 10 * (p floordiv 2)) * k"]
+                  count = "(p floordiv 2) * k" step = d
             } else {
-              sched.copy src = scratch["(26 * ((n + 15) floordiv 16) + q * e) * k"]
-                  dst = scratch["(10 * ((n + 15) floordiv 16) + 2 * q * e + e) * k"]
-                  count = "(((n - 10 + 15) floordiv 16) - 2 * q * e - e) * k"
-                  step = "16 * e"
+              sched.if "n mod (2 * d) > d" {
+                sched.send to "(r + d) mod n" src = scratch["(16 * p + 10 * (p floordiv 2)) * k"]
+                    count = "((n floordiv (2 * d)) * d + n mod (2 * d) - d - 10 * (p floordiv 2)) * k" step = d
+                sched.recv from "(r - d) mod n" dst = scratch["(16 * p + 10 * (p floordiv 2)) * k"]
+                    count = "((n floordiv (2 * d)) * d + n mod (2 * d) - d - 10 * (p floordiv 2)) * k" step = d
+              } else {
+                sched.send to "(r + d) mod n" src = scratch["(16 * p + 10 * (p floordiv 2)) * k"]
+                    count = "((n floordiv (2 * d)) * d - 10 * (p floordiv 2)) * k" step = d
+                sched.recv from "(r - d) mod n" dst = scratch["(16 * p + 10 * (p floordiv 2)) * k"]
+                    count = "((n floordiv (2 * d)) * d - 10 * (p floordiv 2)) * k" step = d
+              }
+            }
+            sched.for q = "10 * (p floordiv (2 * d))" to "11 * (p floordiv (2 * d))" {
+              sched.if "2 * q * d + d < n" {
+                sched.if "2 * q * d + 2 * d <= n" {
+                  sched.copy src = scratch["(16 * p + 10 * (p floordiv 2) + (q - 10 * (p floordiv (2 * d))) * d) * k"] dst = scratch["(2 * q * d + d) * k"]
+                      count = "d * k" step = d
+                } else {
+                  sched.copy src = scratch["(16 * p + 10 * (p floordiv 2) + (q - 10 * (p floordiv (2 * d))) * d) * k"] dst = scratch["(2 * q * d + d) * k"]
+                      count = "(n - 2 * q * d - d) * k" step = d
+                }
+              }
             }
           }
         }
-      }
-      sched.for i = 0 to "((n - 10 + 15) floordiv 16)" {
-        sched.copy src = scratch["(10 * ((n + 15) floordiv 16) + i) * k"]
-            dst = output["((r - 10 - 16 * i) mod n) * k"] count = k step = n
+        // Steps d >= p: the whole slice moves, straight from and into tmp, when
+        // bit d of its distances (10 p .. 10 p + p - 1, all alike) is set.
+        sched.for d = p to n step * 2 {
+          sched.if "(10 * p) mod (2 * d) >= d" {
+            sched.if "n >= 11 * p" {
+              sched.send to "(r + d) mod n" src = scratch["10 * p * k"]
+                  count = "p * k" step = d
+              sched.recv from "(r - d) mod n" dst = scratch["10 * p * k"]
+                  count = "p * k" step = d
+            } else {
+              sched.send to "(r + d) mod n" src = scratch["10 * p * k"]
+                  count = "(n - 10 * p) * k" step = d
+              sched.recv from "(r - d) mod n" dst = scratch["10 * p * k"]
+                  count = "(n - 10 * p) * k" step = d
+            }
+          }
+        }
+        // Reversal: output part (r - 10 p - i) mod n = tmp[10 p + i].
+        sched.for i = 0 to p {
+          sched.if "10 * p + i < n" {
+            sched.copy src = scratch["(10 * p + i) * k"]
+                dst = output["((r - 10 * p - i) mod n) * k"] count = k step = n
+          }
+        }
       }
     }
   }
-  // Distances j = 11, 27, 43, ...
+  // Distances 11 p .. 11 p + p - 1.
   sched.channel 11 {
-    sched.if "n > 11" {
-      sched.for i = 0 to "((n - 11 + 15) floordiv 16)" {
-        sched.copy src = input["((r + 11 + 16 * i) mod n) * k"]
-            dst = scratch["(11 * ((n + 15) floordiv 16) + i) * k"] count = k
-      }
-      sched.if "n > 1" {
-        sched.send to "(r + 1) mod n" src = scratch["11 * ((n + 15) floordiv 16) * k"]
-            count = "((n - 11 + 15) floordiv 16) * k" step = 1
-        sched.recv from "(r - 1) mod n" dst = scratch["11 * ((n + 15) floordiv 16) * k"]
-            count = "((n - 11 + 15) floordiv 16) * k" step = 1
-      }
-      sched.if "n > 2" {
-        sched.send to "(r + 2) mod n" src = scratch["11 * ((n + 15) floordiv 16) * k"]
-            count = "((n - 11 + 15) floordiv 16) * k" step = 2
-        sched.recv from "(r - 2) mod n" dst = scratch["11 * ((n + 15) floordiv 16) * k"]
-            count = "((n - 11 + 15) floordiv 16) * k" step = 2
-      }
-      sched.if "n > 8" {
-        sched.send to "(r + 8) mod n" src = scratch["11 * ((n + 15) floordiv 16) * k"]
-            count = "((n - 11 + 15) floordiv 16) * k" step = 8
-        sched.recv from "(r - 8) mod n" dst = scratch["11 * ((n + 15) floordiv 16) * k"]
-            count = "((n - 11 + 15) floordiv 16) * k" step = 8
-      }
-      sched.for e = 1 to "((n + 15) floordiv 16)" step * 2 {
-        sched.if "((n - 11 + 15) floordiv 16) > e" {
-          sched.for q = 0 to "(((n - 11 + 15) floordiv 16) + e - 1) floordiv (2 * e)" {
-            sched.if "2 * q * e + 2 * e <= ((n - 11 + 15) floordiv 16)" {
-              sched.copy src = scratch["(11 * ((n + 15) floordiv 16) + 2 * q * e + e) * k"]
-                  dst = scratch["(27 * ((n + 15) floordiv 16) + q * e) * k"] count = "e * k" step = "16 * e"
-            } else {
-              sched.copy src = scratch["(11 * ((n + 15) floordiv 16) + 2 * q * e + e) * k"]
-                  dst = scratch["(27 * ((n + 15) floordiv 16) + q * e) * k"]
-                  count = "(((n - 11 + 15) floordiv 16) - 2 * q * e - e) * k"
-                  step = "16 * e"
-            }
-          }
-          sched.if "((n - 11 + 15) floordiv 16) mod (2 * e) > e" {
-            sched.send to "(r + 16 * e) mod n" src = scratch["(27 * ((n + 15) floordiv 16)) * k"]
-                count = "((((n - 11 + 15) floordiv 16) floordiv (2 * e)) * e + ((n - 11 + 15) floordiv 16) mod (2 * e) - e) * k" step = "16 * e"
-            sched.recv from "(r - 16 * e) mod n" dst = scratch["(27 * ((n + 15) floordiv 16)) * k"]
-                count = "((((n - 11 + 15) floordiv 16) floordiv (2 * e)) * e + ((n - 11 + 15) floordiv 16) mod (2 * e) - e) * k" step = "16 * e"
+    // p: the least power of two >= ceil(n / 16) (the guard holds once).
+    sched.for p = 1 to "2 * n" step * 2 {
+      sched.if "p >= ((n + 15) floordiv 16), p < 2 * ((n + 15) floordiv 16), n > 11 * p" {
+        // Rotation: tmp[11 p + i] = input part (r + 11 p + i) mod n, i below p
+        // (below n - 11 p for the last slice); one copy, or two where it wraps.
+        sched.if "n >= 12 * p" {
+          sched.if "(r + 11 * p) mod n + p <= n" {
+            sched.copy src = input["((r + 11 * p) mod n) * k"] dst = scratch["11 * p * k"] count = "p * k"
           } else {
-            sched.send to "(r + 16 * e) mod n" src = scratch["(27 * ((n + 15) floordiv 16)) * k"]
-                count = "(((n - 11 + 15) floordiv 16) floordiv (2 * e)) * e * k" step = "16 * e"
-            sched.recv from "(r - 16 * e) mod n" dst = scratch["(27 * ((n + 15) floordiv 16)) * k"]
-                count = "(((n - 11 + 15) floordiv 16) floordiv (2 * e)) * e * k" step = "16 * e"
+            sched.copy src = input["((r + 11 * p) mod n) * k"] dst = scratch["11 * p * k"]
+                count = "(n - (r + 11 * p) mod n) * k"
+            sched.copy src = input[0] dst = scratch["(11 * p + n - (r + 11 * p) mod n) * k"]
+                count = "((r + 11 * p) mod n + p - n) * k"
           }
-          sched.for q = 0 to "(((n - 11 + 15) floordiv 16) + e - 1) floordiv (2 * e)" {
-            sched.if "2 * q * e + 2 * e <= ((n - 11 + 15) floordiv 16)" {
-              sched.copy src = scratch["(27 * ((n + 15) floordiv 16) + q * e) * k"]
-                  dst = scratch["(11 * ((n + 15) floordiv 16) + 2 * q * e + e) * k"] count = "e * k" step = "16 * e"
+        } else {
+          sched.if "(r + 11 * p) mod n <= 11 * p" {
+            sched.copy src = input["((r + 11 * p) mod n) * k"] dst = scratch["11 * p * k"]
+                count = "(n - 11 * p) * k"
+          } else {
+            sched.copy src = input["((r + 11 * p) mod n) * k"] dst = scratch["11 * p * k"]
+                count = "(n - (r + 11 * p) mod n) * k"
+            sched.copy src = input[0] dst = scratch["(11 * p + n - (r + 11 * p) mod n) * k"]
+                count = "((r + 11 * p) mod n - 11 * p) * k"
+          }
+        }
+        // Steps d < p: pack the runs of d blocks with bit d of the slice, send
+        // one message, receive one, unpack.
+        sched.for d = 1 to p step * 2 {
+          sched.if "n > 11 * p + d" {
+            sched.for q = "11 * (p floordiv (2 * d))" to "12 * (p floordiv (2 * d))" {
+              sched.if "2 * q * d + d < n" {
+                sched.if "2 * q * d + 2 * d <= n" {
+                  sched.copy src = scratch["(2 * q * d + d) * k"] dst = scratch["(16 * p + 11 * (p floordiv 2) + (q - 11 * (p floordiv (2 * d))) * d) * k"]
+                      count = "d * k" step = d
+                } else {
+                  sched.copy src = scratch["(2 * q * d + d) * k"] dst = scratch["(16 * p + 11 * (p floordiv 2) + (q - 11 * (p floordiv (2 * d))) * d) * k"]
+                      count = "(n - 2 * q * d - d) * k" step = d
+                }
+              }
+            }
+            sched.if "n >= 12 * p" {
+              sched.send to "(r + d) mod n" src = scratch["(16 * p + 11 * (p floordiv 2)) * k"]
+                  count = "(p floordiv 2) * k" step = d
+              sched.recv from "(r - d) mod n" dst = scratch["(16 * p + 11 * (p floordiv 2)) * k"]
+                  count = "(p floordiv 2) * k" step = d
             } else {
-              sched.copy src = scratch["(27 * ((n + 15) floordiv 16) + q * e) * k"]
-                  dst = scratch["(11 * ((n + 15) floordiv 16) + 2 * q * e + e) * k"]
-                  count = "(((n - 11 + 15) floordiv 16) - 2 * q * e - e) * k"
-                  step = "16 * e"
+              sched.if "n mod (2 * d) > d" {
+                sched.send to "(r + d) mod n" src = scratch["(16 * p + 11 * (p floordiv 2)) * k"]
+                    count = "((n floordiv (2 * d)) * d + n mod (2 * d) - d - 11 * (p floordiv 2)) * k" step = d
+                sched.recv from "(r - d) mod n" dst = scratch["(16 * p + 11 * (p floordiv 2)) * k"]
+                    count = "((n floordiv (2 * d)) * d + n mod (2 * d) - d - 11 * (p floordiv 2)) * k" step = d
+              } else {
+                sched.send to "(r + d) mod n" src = scratch["(16 * p + 11 * (p floordiv 2)) * k"]
+                    count = "((n floordiv (2 * d)) * d - 11 * (p floordiv 2)) * k" step = d
+                sched.recv from "(r - d) mod n" dst = scratch["(16 * p + 11 * (p floordiv 2)) * k"]
+                    count = "((n floordiv (2 * d)) * d - 11 * (p floordiv 2)) * k" step = d
+              }
+            }
+            sched.for q = "11 * (p floordiv (2 * d))" to "12 * (p floordiv (2 * d))" {
+              sched.if "2 * q * d + d < n" {
+                sched.if "2 * q * d + 2 * d <= n" {
+                  sched.copy src = scratch["(16 * p + 11 * (p floordiv 2) + (q - 11 * (p floordiv (2 * d))) * d) * k"] dst = scratch["(2 * q * d + d) * k"]
+                      count = "d * k" step = d
+                } else {
+                  sched.copy src = scratch["(16 * p + 11 * (p floordiv 2) + (q - 11 * (p floordiv (2 * d))) * d) * k"] dst = scratch["(2 * q * d + d) * k"]
+                      count = "(n - 2 * q * d - d) * k" step = d
+                }
+              }
             }
           }
         }
-      }
-      sched.for i = 0 to "((n - 11 + 15) floordiv 16)" {
-        sched.copy src = scratch["(11 * ((n + 15) floordiv 16) + i) * k"]
-            dst = output["((r - 11 - 16 * i) mod n) * k"] count = k step = n
+        // Steps d >= p: the whole slice moves, straight from and into tmp, when
+        // bit d of its distances (11 p .. 11 p + p - 1, all alike) is set.
+        sched.for d = p to n step * 2 {
+          sched.if "(11 * p) mod (2 * d) >= d" {
+            sched.if "n >= 12 * p" {
+              sched.send to "(r + d) mod n" src = scratch["11 * p * k"]
+                  count = "p * k" step = d
+              sched.recv from "(r - d) mod n" dst = scratch["11 * p * k"]
+                  count = "p * k" step = d
+            } else {
+              sched.send to "(r + d) mod n" src = scratch["11 * p * k"]
+                  count = "(n - 11 * p) * k" step = d
+              sched.recv from "(r - d) mod n" dst = scratch["11 * p * k"]
+                  count = "(n - 11 * p) * k" step = d
+            }
+          }
+        }
+        // Reversal: output part (r - 11 p - i) mod n = tmp[11 p + i].
+        sched.for i = 0 to p {
+          sched.if "11 * p + i < n" {
+            sched.copy src = scratch["(11 * p + i) * k"]
+                dst = output["((r - 11 * p - i) mod n) * k"] count = k step = n
+          }
+        }
       }
     }
   }
-  // Distances j = 12, 28, 44, ...
+  // Distances 12 p .. 12 p + p - 1.
   sched.channel 12 {
-    sched.if "n > 12" {
-      sched.for i = 0 to "((n - 12 + 15) floordiv 16)" {
-        sched.copy src = input["((r + 12 + 16 * i) mod n) * k"]
-            dst = scratch["(12 * ((n + 15) floordiv 16) + i) * k"] count = k
-      }
-      sched.if "n > 4" {
-        sched.send to "(r + 4) mod n" src = scratch["12 * ((n + 15) floordiv 16) * k"]
-            count = "((n - 12 + 15) floordiv 16) * k" step = 4
-        sched.recv from "(r - 4) mod n" dst = scratch["12 * ((n + 15) floordiv 16) * k"]
-            count = "((n - 12 + 15) floordiv 16) * k" step = 4
-      }
-      sched.if "n > 8" {
-        sched.send to "(r + 8) mod n" src = scratch["12 * ((n + 15) floordiv 16) * k"]
-            count = "((n - 12 + 15) floordiv 16) * k" step = 8
-        sched.recv from "(r - 8) mod n" dst = scratch["12 * ((n + 15) floordiv 16) * k"]
-            count = "((n - 12 + 15) floordiv 16) * k" step = 8
-      }
-      sched.for e = 1 to "((n + 15) floordiv 16)" step * 2 {
-        sched.if "((n - 12 + 15) floordiv 16) > e" {
-          sched.for q = 0 to "(((n - 12 + 15) floordiv 16) + e - 1) floordiv (2 * e)" {
-            sched.if "2 * q * e + 2 * e <= ((n - 12 + 15) floordiv 16)" {
-              sched.copy src = scratch["(12 * ((n + 15) floordiv 16) + 2 * q * e + e) * k"]
-                  dst = scratch["(28 * ((n + 15) floordiv 16) + q * e) * k"] count = "e * k" step = "16 * e"
-            } else {
-              sched.copy src = scratch["(12 * ((n + 15) floordiv 16) + 2 * q * e + e) * k"]
-                  dst = scratch["(28 * ((n + 15) floordiv 16) + q * e) * k"]
-                  count = "(((n - 12 + 15) floordiv 16) - 2 * q * e - e) * k"
-                  step = "16 * e"
-            }
-          }
-          sched.if "((n - 12 + 15) floordiv 16) mod (2 * e) > e" {
-            sched.send to "(r + 16 * e) mod n" src = scratch["(28 * ((n + 15) floordiv 16)) * k"]
-                count = "((((n - 12 + 15) floordiv 16) floordiv (2 * e)) * e + ((n - 12 + 15) floordiv 16) mod (2 * e) - e) * k" step = "16 * e"
-            sched.recv from "(r - 16 * e) mod n" dst = scratch["(28 * ((n + 15) floordiv 16)) * k"]
-                count = "((((n - 12 + 15) floordiv 16) floordiv (2 * e)) * e + ((n - 12 + 15) floordiv 16) mod (2 * e) - e) * k" step = "16 * e"
+    // p: the least power of two >= ceil(n / 16) (the guard holds once).
+    sched.for p = 1 to "2 * n" step * 2 {
+      sched.if "p >= ((n + 15) floordiv 16), p < 2 * ((n + 15) floordiv 16), n > 12 * p" {
+        // Rotation: tmp[12 p + i] = input part (r + 12 p + i) mod n, i below p
+        // (below n - 12 p for the last slice); one copy, or two where it wraps.
+        sched.if "n >= 13 * p" {
+          sched.if "(r + 12 * p) mod n + p <= n" {
+            sched.copy src = input["((r + 12 * p) mod n) * k"] dst = scratch["12 * p * k"] count = "p * k"
           } else {
-            sched.send to "(r + 16 * e) mod n" src = scratch["(28 * ((n + 15) floordiv 16)) * k"]
-                count = "(((n - 12 + 15) floordiv 16) floordiv (2 * e)) * e * k" step = "16 * e"
-            sched.recv from "(r - 16 * e) mod n" dst = scratch["(28 * ((n + 15) floordiv 16)) * k"]
-                count = "(((n - 12 + 15) floordiv 16) floordiv (2 * e)) * e * k" step = "16 * e"
+            sched.copy src = input["((r + 12 * p) mod n) * k"] dst = scratch["12 * p * k"]
+                count = "(n - (r + 12 * p) mod n) * k"
+            sched.copy src = input[0] dst = scratch["(12 * p + n - (r + 12 * p) mod n) * k"]
+                count = "((r + 12 * p) mod n + p - n) * k"
           }
-          sched.for q = 0 to "(((n - 12 + 15) floordiv 16) + e - 1) floordiv (2 * e)" {
-            sched.if "2 * q * e + 2 * e <= ((n - 12 + 15) floordiv 16)" {
-              sched.copy src = scratch["(28 * ((n + 15) floordiv 16) + q * e) * k"]
-                  dst = scratch["(12 * ((n + 15) floordiv 16) + 2 * q * e + e) * k"] count = "e * k" step = "16 * e"
+        } else {
+          sched.if "(r + 12 * p) mod n <= 12 * p" {
+            sched.copy src = input["((r + 12 * p) mod n) * k"] dst = scratch["12 * p * k"]
+                count = "(n - 12 * p) * k"
+          } else {
+            sched.copy src = input["((r + 12 * p) mod n) * k"] dst = scratch["12 * p * k"]
+                count = "(n - (r + 12 * p) mod n) * k"
+            sched.copy src = input[0] dst = scratch["(12 * p + n - (r + 12 * p) mod n) * k"]
+                count = "((r + 12 * p) mod n - 12 * p) * k"
+          }
+        }
+        // Steps d < p: pack the runs of d blocks with bit d of the slice, send
+        // one message, receive one, unpack.
+        sched.for d = 1 to p step * 2 {
+          sched.if "n > 12 * p + d" {
+            sched.for q = "12 * (p floordiv (2 * d))" to "13 * (p floordiv (2 * d))" {
+              sched.if "2 * q * d + d < n" {
+                sched.if "2 * q * d + 2 * d <= n" {
+                  sched.copy src = scratch["(2 * q * d + d) * k"] dst = scratch["(16 * p + 12 * (p floordiv 2) + (q - 12 * (p floordiv (2 * d))) * d) * k"]
+                      count = "d * k" step = d
+                } else {
+                  sched.copy src = scratch["(2 * q * d + d) * k"] dst = scratch["(16 * p + 12 * (p floordiv 2) + (q - 12 * (p floordiv (2 * d))) * d) * k"]
+                      count = "(n - 2 * q * d - d) * k" step = d
+                }
+              }
+            }
+            sched.if "n >= 13 * p" {
+              sched.send to "(r + d) mod n" src = scratch["(16 * p + 12 * (p floordiv 2)) * k"]
+                  count = "(p floordiv 2) * k" step = d
+              sched.recv from "(r - d) mod n" dst = scratch["(16 * p + 12 * (p floordiv 2)) * k"]
+                  count = "(p floordiv 2) * k" step = d
             } else {
-              sched.copy src = scratch["(28 * ((n + 15) floordiv 16) + q * e) * k"]
-                  dst = scratch["(12 * ((n + 15) floordiv 16) + 2 * q * e + e) * k"]
-                  count = "(((n - 12 + 15) floordiv 16) - 2 * q * e - e) * k"
-                  step = "16 * e"
+              sched.if "n mod (2 * d) > d" {
+                sched.send to "(r + d) mod n" src = scratch["(16 * p + 12 * (p floordiv 2)) * k"]
+                    count = "((n floordiv (2 * d)) * d + n mod (2 * d) - d - 12 * (p floordiv 2)) * k" step = d
+                sched.recv from "(r - d) mod n" dst = scratch["(16 * p + 12 * (p floordiv 2)) * k"]
+                    count = "((n floordiv (2 * d)) * d + n mod (2 * d) - d - 12 * (p floordiv 2)) * k" step = d
+              } else {
+                sched.send to "(r + d) mod n" src = scratch["(16 * p + 12 * (p floordiv 2)) * k"]
+                    count = "((n floordiv (2 * d)) * d - 12 * (p floordiv 2)) * k" step = d
+                sched.recv from "(r - d) mod n" dst = scratch["(16 * p + 12 * (p floordiv 2)) * k"]
+                    count = "((n floordiv (2 * d)) * d - 12 * (p floordiv 2)) * k" step = d
+              }
+            }
+            sched.for q = "12 * (p floordiv (2 * d))" to "13 * (p floordiv (2 * d))" {
+              sched.if "2 * q * d + d < n" {
+                sched.if "2 * q * d + 2 * d <= n" {
+                  sched.copy src = scratch["(16 * p + 12 * (p floordiv 2) + (q - 12 * (p floordiv (2 * d))) * d) * k"] dst = scratch["(2 * q * d + d) * k"]
+                      count = "d * k" step = d
+                } else {
+                  sched.copy src = scratch["(16 * p + 12 * (p floordiv 2) + (q - 12 * (p floordiv (2 * d))) * d) * k"] dst = scratch["(2 * q * d + d) * k"]
+                      count = "(n - 2 * q * d - d) * k" step = d
+                }
+              }
             }
           }
         }
-      }
-      sched.for i = 0 to "((n - 12 + 15) floordiv 16)" {
-        sched.copy src = scratch["(12 * ((n + 15) floordiv 16) + i) * k"]
-            dst = output["((r - 12 - 16 * i) mod n) * k"] count = k step = n
+        // Steps d >= p: the whole slice moves, straight from and into tmp, when
+        // bit d of its distances (12 p .. 12 p + p - 1, all alike) is set.
+        sched.for d = p to n step * 2 {
+          sched.if "(12 * p) mod (2 * d) >= d" {
+            sched.if "n >= 13 * p" {
+              sched.send to "(r + d) mod n" src = scratch["12 * p * k"]
+                  count = "p * k" step = d
+              sched.recv from "(r - d) mod n" dst = scratch["12 * p * k"]
+                  count = "p * k" step = d
+            } else {
+              sched.send to "(r + d) mod n" src = scratch["12 * p * k"]
+                  count = "(n - 12 * p) * k" step = d
+              sched.recv from "(r - d) mod n" dst = scratch["12 * p * k"]
+                  count = "(n - 12 * p) * k" step = d
+            }
+          }
+        }
+        // Reversal: output part (r - 12 p - i) mod n = tmp[12 p + i].
+        sched.for i = 0 to p {
+          sched.if "12 * p + i < n" {
+            sched.copy src = scratch["(12 * p + i) * k"]
+                dst = output["((r - 12 * p - i) mod n) * k"] count = k step = n
+          }
+        }
       }
     }
   }
-  // Distances j = 13, 29, 45, ...
+  // Distances 13 p .. 13 p + p - 1.
   sched.channel 13 {
-    sched.if "n > 13" {
-      sched.for i = 0 to "((n - 13 + 15) floordiv 16)" {
-        sched.copy src = input["((r + 13 + 16 * i) mod n) * k"]
-            dst = scratch["(13 * ((n + 15) floordiv 16) + i) * k"] count = k
-      }
-      sched.if "n > 1" {
-        sched.send to "(r + 1) mod n" src = scratch["13 * ((n + 15) floordiv 16) * k"]
-            count = "((n - 13 + 15) floordiv 16) * k" step = 1
-        sched.recv from "(r - 1) mod n" dst = scratch["13 * ((n + 15) floordiv 16) * k"]
-            count = "((n - 13 + 15) floordiv 16) * k" step = 1
-      }
-      sched.if "n > 4" {
-        sched.send to "(r + 4) mod n" src = scratch["13 * ((n + 15) floordiv 16) * k"]
-            count = "((n - 13 + 15) floordiv 16) * k" step = 4
-        sched.recv from "(r - 4) mod n" dst = scratch["13 * ((n + 15) floordiv 16) * k"]
-            count = "((n - 13 + 15) floordiv 16) * k" step = 4
-      }
-      sched.if "n > 8" {
-        sched.send to "(r + 8) mod n" src = scratch["13 * ((n + 15) floordiv 16) * k"]
-            count = "((n - 13 + 15) floordiv 16) * k" step = 8
-        sched.recv from "(r - 8) mod n" dst = scratch["13 * ((n + 15) floordiv 16) * k"]
-            count = "((n - 13 + 15) floordiv 16) * k" step = 8
-      }
-      sched.for e = 1 to "((n + 15) floordiv 16)" step * 2 {
-        sched.if "((n - 13 + 15) floordiv 16) > e" {
-          sched.for q = 0 to "(((n - 13 + 15) floordiv 16) + e - 1) floordiv (2 * e)" {
-            sched.if "2 * q * e + 2 * e <= ((n - 13 + 15) floordiv 16)" {
-              sched.copy src = scratch["(13 * ((n + 15) floordiv 16) + 2 * q * e + e) * k"]
-                  dst = scratch["(29 * ((n + 15) floordiv 16) + q * e) * k"] count = "e * k" step = "16 * e"
-            } else {
-              sched.copy src = scratch["(13 * ((n + 15) floordiv 16) + 2 * q * e + e) * k"]
-                  dst = scratch["(29 * ((n + 15) floordiv 16) + q * e) * k"]
-                  count = "(((n - 13 + 15) floordiv 16) - 2 * q * e - e) * k"
-                  step = "16 * e"
-            }
-          }
-          sched.if "((n - 13 + 15) floordiv 16) mod (2 * e) > e" {
-            sched.send to "(r + 16 * e) mod n" src = scratch["(29 * ((n + 15) floordiv 16)) * k"]
-                count = "((((n - 13 + 15) floordiv 16) floordiv (2 * e)) * e + ((n - 13 + 15) floordiv 16) mod (2 * e) - e) * k" step = "16 * e"
-            sched.recv from "(r - 16 * e) mod n" dst = scratch["(29 * ((n + 15) floordiv 16)) * k"]
-                count = "((((n - 13 + 15) floordiv 16) floordiv (2 * e)) * e + ((n - 13 + 15) floordiv 16) mod (2 * e) - e) * k" step = "16 * e"
+    // p: the least power of two >= ceil(n / 16) (the guard holds once).
+    sched.for p = 1 to "2 * n" step * 2 {
+      sched.if "p >= ((n + 15) floordiv 16), p < 2 * ((n + 15) floordiv 16), n > 13 * p" {
+        // Rotation: tmp[13 p + i] = input part (r + 13 p + i) mod n, i below p
+        // (below n - 13 p for the last slice); one copy, or two where it wraps.
+        sched.if "n >= 14 * p" {
+          sched.if "(r + 13 * p) mod n + p <= n" {
+            sched.copy src = input["((r + 13 * p) mod n) * k"] dst = scratch["13 * p * k"] count = "p * k"
           } else {
-            sched.send to "(r + 16 * e) mod n" src = scratch["(29 * ((n + 15) floordiv 16)) * k"]
-                count = "(((n - 13 + 15) floordiv 16) floordiv (2 * e)) * e * k" step = "16 * e"
-            sched.recv from "(r - 16 * e) mod n" dst = scratch["(29 * ((n + 15) floordiv 16)) * k"]
-                count = "(((n - 13 + 15) floordiv 16) floordiv (2 * e)) * e * k" step = "16 * e"
+            sched.copy src = input["((r + 13 * p) mod n) * k"] dst = scratch["13 * p * k"]
+                count = "(n - (r + 13 * p) mod n) * k"
+            sched.copy src = input[0] dst = scratch["(13 * p + n - (r + 13 * p) mod n) * k"]
+                count = "((r + 13 * p) mod n + p - n) * k"
           }
-          sched.for q = 0 to "(((n - 13 + 15) floordiv 16) + e - 1) floordiv (2 * e)" {
-            sched.if "2 * q * e + 2 * e <= ((n - 13 + 15) floordiv 16)" {
-              sched.copy src = scratch["(29 * ((n + 15) floordiv 16) + q * e) * k"]
-                  dst = scratch["(13 * ((n + 15) floordiv 16) + 2 * q * e + e) * k"] count = "e * k" step = "16 * e"
+        } else {
+          sched.if "(r + 13 * p) mod n <= 13 * p" {
+            sched.copy src = input["((r + 13 * p) mod n) * k"] dst = scratch["13 * p * k"]
+                count = "(n - 13 * p) * k"
+          } else {
+            sched.copy src = input["((r + 13 * p) mod n) * k"] dst = scratch["13 * p * k"]
+                count = "(n - (r + 13 * p) mod n) * k"
+            sched.copy src = input[0] dst = scratch["(13 * p + n - (r + 13 * p) mod n) * k"]
+                count = "((r + 13 * p) mod n - 13 * p) * k"
+          }
+        }
+        // Steps d < p: pack the runs of d blocks with bit d of the slice, send
+        // one message, receive one, unpack.
+        sched.for d = 1 to p step * 2 {
+          sched.if "n > 13 * p + d" {
+            sched.for q = "13 * (p floordiv (2 * d))" to "14 * (p floordiv (2 * d))" {
+              sched.if "2 * q * d + d < n" {
+                sched.if "2 * q * d + 2 * d <= n" {
+                  sched.copy src = scratch["(2 * q * d + d) * k"] dst = scratch["(16 * p + 13 * (p floordiv 2) + (q - 13 * (p floordiv (2 * d))) * d) * k"]
+                      count = "d * k" step = d
+                } else {
+                  sched.copy src = scratch["(2 * q * d + d) * k"] dst = scratch["(16 * p + 13 * (p floordiv 2) + (q - 13 * (p floordiv (2 * d))) * d) * k"]
+                      count = "(n - 2 * q * d - d) * k" step = d
+                }
+              }
+            }
+            sched.if "n >= 14 * p" {
+              sched.send to "(r + d) mod n" src = scratch["(16 * p + 13 * (p floordiv 2)) * k"]
+                  count = "(p floordiv 2) * k" step = d
+              sched.recv from "(r - d) mod n" dst = scratch["(16 * p + 13 * (p floordiv 2)) * k"]
+                  count = "(p floordiv 2) * k" step = d
             } else {
-              sched.copy src = scratch["(29 * ((n + 15) floordiv 16) + q * e) * k"]
-                  dst = scratch["(13 * ((n + 15) floordiv 16) + 2 * q * e + e) * k"]
-                  count = "(((n - 13 + 15) floordiv 16) - 2 * q * e - e) * k"
-                  step = "16 * e"
+              sched.if "n mod (2 * d) > d" {
+                sched.send to "(r + d) mod n" src = scratch["(16 * p + 13 * (p floordiv 2)) * k"]
+                    count = "((n floordiv (2 * d)) * d + n mod (2 * d) - d - 13 * (p floordiv 2)) * k" step = d
+                sched.recv from "(r - d) mod n" dst = scratch["(16 * p + 13 * (p floordiv 2)) * k"]
+                    count = "((n floordiv (2 * d)) * d + n mod (2 * d) - d - 13 * (p floordiv 2)) * k" step = d
+              } else {
+                sched.send to "(r + d) mod n" src = scratch["(16 * p + 13 * (p floordiv 2)) * k"]
+                    count = "((n floordiv (2 * d)) * d - 13 * (p floordiv 2)) * k" step = d
+                sched.recv from "(r - d) mod n" dst = scratch["(16 * p + 13 * (p floordiv 2)) * k"]
+                    count = "((n floordiv (2 * d)) * d - 13 * (p floordiv 2)) * k" step = d
+              }
+            }
+            sched.for q = "13 * (p floordiv (2 * d))" to "14 * (p floordiv (2 * d))" {
+              sched.if "2 * q * d + d < n" {
+                sched.if "2 * q * d + 2 * d <= n" {
+                  sched.copy src = scratch["(16 * p + 13 * (p floordiv 2) + (q - 13 * (p floordiv (2 * d))) * d) * k"] dst = scratch["(2 * q * d + d) * k"]
+                      count = "d * k" step = d
+                } else {
+                  sched.copy src = scratch["(16 * p + 13 * (p floordiv 2) + (q - 13 * (p floordiv (2 * d))) * d) * k"] dst = scratch["(2 * q * d + d) * k"]
+                      count = "(n - 2 * q * d - d) * k" step = d
+                }
+              }
             }
           }
         }
-      }
-      sched.for i = 0 to "((n - 13 + 15) floordiv 16)" {
-        sched.copy src = scratch["(13 * ((n + 15) floordiv 16) + i) * k"]
-            dst = output["((r - 13 - 16 * i) mod n) * k"] count = k step = n
+        // Steps d >= p: the whole slice moves, straight from and into tmp, when
+        // bit d of its distances (13 p .. 13 p + p - 1, all alike) is set.
+        sched.for d = p to n step * 2 {
+          sched.if "(13 * p) mod (2 * d) >= d" {
+            sched.if "n >= 14 * p" {
+              sched.send to "(r + d) mod n" src = scratch["13 * p * k"]
+                  count = "p * k" step = d
+              sched.recv from "(r - d) mod n" dst = scratch["13 * p * k"]
+                  count = "p * k" step = d
+            } else {
+              sched.send to "(r + d) mod n" src = scratch["13 * p * k"]
+                  count = "(n - 13 * p) * k" step = d
+              sched.recv from "(r - d) mod n" dst = scratch["13 * p * k"]
+                  count = "(n - 13 * p) * k" step = d
+            }
+          }
+        }
+        // Reversal: output part (r - 13 p - i) mod n = tmp[13 p + i].
+        sched.for i = 0 to p {
+          sched.if "13 * p + i < n" {
+            sched.copy src = scratch["(13 * p + i) * k"]
+                dst = output["((r - 13 * p - i) mod n) * k"] count = k step = n
+          }
+        }
       }
     }
   }
-  // Distances j = 14, 30, 46, ...
+  // Distances 14 p .. 14 p + p - 1.
   sched.channel 14 {
-    sched.if "n > 14" {
-      sched.for i = 0 to "((n - 14 + 15) floordiv 16)" {
-        sched.copy src = input["((r + 14 + 16 * i) mod n) * k"]
-            dst = scratch["(14 * ((n + 15) floordiv 16) + i) * k"] count = k
-      }
-      sched.if "n > 2" {
-        sched.send to "(r + 2) mod n" src = scratch["14 * ((n + 15) floordiv 16) * k"]
-            count = "((n - 14 + 15) floordiv 16) * k" step = 2
-        sched.recv from "(r - 2) mod n" dst = scratch["14 * ((n + 15) floordiv 16) * k"]
-            count = "((n - 14 + 15) floordiv 16) * k" step = 2
-      }
-      sched.if "n > 4" {
-        sched.send to "(r + 4) mod n" src = scratch["14 * ((n + 15) floordiv 16) * k"]
-            count = "((n - 14 + 15) floordiv 16) * k" step = 4
-        sched.recv from "(r - 4) mod n" dst = scratch["14 * ((n + 15) floordiv 16) * k"]
-            count = "((n - 14 + 15) floordiv 16) * k" step = 4
-      }
-      sched.if "n > 8" {
-        sched.send to "(r + 8) mod n" src = scratch["14 * ((n + 15) floordiv 16) * k"]
-            count = "((n - 14 + 15) floordiv 16) * k" step = 8
-        sched.recv from "(r - 8) mod n" dst = scratch["14 * ((n + 15) floordiv 16) * k"]
-            count = "((n - 14 + 15) floordiv 16) * k" step = 8
-      }
-      sched.for e = 1 to "((n + 15) floordiv 16)" step * 2 {
-        sched.if "((n - 14 + 15) floordiv 16) > e" {
-          sched.for q = 0 to "(((n - 14 + 15) floordiv 16) + e - 1) floordiv (2 * e)" {
-            sched.if "2 * q * e + 2 * e <= ((n - 14 + 15) floordiv 16)" {
-              sched.copy src = scratch["(14 * ((n + 15) floordiv 16) + 2 * q * e + e) * k"]
-                  dst = scratch["(30 * ((n + 15) floordiv 16) + q * e) * k"] count = "e * k" step = "16 * e"
-            } else {
-              sched.copy src = scratch["(14 * ((n + 15) floordiv 16) + 2 * q * e + e) * k"]
-                  dst = scratch["(30 * ((n + 15) floordiv 16) + q * e) * k"]
-                  count = "(((n - 14 + 15) floordiv 16) - 2 * q * e - e) * k"
-                  step = "16 * e"
-            }
-          }
-          sched.if "((n - 14 + 15) floordiv 16) mod (2 * e) > e" {
-            sched.send to "(r + 16 * e) mod n" src = scratch["(30 * ((n + 15) floordiv 16)) * k"]
-                count = "((((n - 14 + 15) floordiv 16) floordiv (2 * e)) * e + ((n - 14 + 15) floordiv 16) mod (2 * e) - e) * k" step = "16 * e"
-            sched.recv from "(r - 16 * e) mod n" dst = scratch["(30 * ((n + 15) floordiv 16)) * k"]
-                count = "((((n - 14 + 15) floordiv 16) floordiv (2 * e)) * e + ((n - 14 + 15) floordiv 16) mod (2 * e) - e) * k" step = "16 * e"
+    // p: the least power of two >= ceil(n / 16) (the guard holds once).
+    sched.for p = 1 to "2 * n" step * 2 {
+      sched.if "p >= ((n + 15) floordiv 16), p < 2 * ((n + 15) floordiv 16), n > 14 * p" {
+        // Rotation: tmp[14 p + i] = input part (r + 14 p + i) mod n, i below p
+        // (below n - 14 p for the last slice); one copy, or two where it wraps.
+        sched.if "n >= 15 * p" {
+          sched.if "(r + 14 * p) mod n + p <= n" {
+            sched.copy src = input["((r + 14 * p) mod n) * k"] dst = scratch["14 * p * k"] count = "p * k"
           } else {
-            sched.send to "(r + 16 * e) mod n" src = scratch["(30 * ((n + 15) floordiv 16)) * k"]
-                count = "(((n - 14 + 15) floordiv 16) floordiv (2 * e)) * e * k" step = "16 * e"
-            sched.recv from "(r - 16 * e) mod n" dst = scratch["(30 * ((n + 15) floordiv 16)) * k"]
-                count = "(((n - 14 + 15) floordiv 16) floordiv (2 * e)) * e * k" step = "16 * e"
+            sched.copy src = input["((r + 14 * p) mod n) * k"] dst = scratch["14 * p * k"]
+                count = "(n - (r + 14 * p) mod n) * k"
+            sched.copy src = input[0] dst = scratch["(14 * p + n - (r + 14 * p) mod n) * k"]
+                count = "((r + 14 * p) mod n + p - n) * k"
           }
-          sched.for q = 0 to "(((n - 14 + 15) floordiv 16) + e - 1) floordiv (2 * e)" {
-            sched.if "2 * q * e + 2 * e <= ((n - 14 + 15) floordiv 16)" {
-              sched.copy src = scratch["(30 * ((n + 15) floordiv 16) + q * e) * k"]
-                  dst = scratch["(14 * ((n + 15) floordiv 16) + 2 * q * e + e) * k"] count = "e * k" step = "16 * e"
+        } else {
+          sched.if "(r + 14 * p) mod n <= 14 * p" {
+            sched.copy src = input["((r + 14 * p) mod n) * k"] dst = scratch["14 * p * k"]
+                count = "(n - 14 * p) * k"
+          } else {
+            sched.copy src = input["((r + 14 * p) mod n) * k"] dst = scratch["14 * p * k"]
+                count = "(n - (r + 14 * p) mod n) * k"
+            sched.copy src = input[0] dst = scratch["(14 * p + n - (r + 14 * p) mod n) * k"]
+                count = "((r + 14 * p) mod n - 14 * p) * k"
+          }
+        }
+        // Steps d < p: pack the runs of d blocks with bit d of the slice, send
+        // one message, receive one, unpack.
+        sched.for d = 1 to p step * 2 {
+          sched.if "n > 14 * p + d" {
+            sched.for q = "14 * (p floordiv (2 * d))" to "15 * (p floordiv (2 * d))" {
+              sched.if "2 * q * d + d < n" {
+                sched.if "2 * q * d + 2 * d <= n" {
+                  sched.copy src = scratch["(2 * q * d + d) * k"] dst = scratch["(16 * p + 14 * (p floordiv 2) + (q - 14 * (p floordiv (2 * d))) * d) * k"]
+                      count = "d * k" step = d
+                } else {
+                  sched.copy src = scratch["(2 * q * d + d) * k"] dst = scratch["(16 * p + 14 * (p floordiv 2) + (q - 14 * (p floordiv (2 * d))) * d) * k"]
+                      count = "(n - 2 * q * d - d) * k" step = d
+                }
+              }
+            }
+            sched.if "n >= 15 * p" {
+              sched.send to "(r + d) mod n" src = scratch["(16 * p + 14 * (p floordiv 2)) * k"]
+                  count = "(p floordiv 2) * k" step = d
+              sched.recv from "(r - d) mod n" dst = scratch["(16 * p + 14 * (p floordiv 2)) * k"]
+                  count = "(p floordiv 2) * k" step = d
             } else {
-              sched.copy src = scratch["(30 * ((n + 15) floordiv 16) + q * e) * k"]
-                  dst = scratch["(14 * ((n + 15) floordiv 16) + 2 * q * e + e) * k"]
-                  count = "(((n - 14 + 15) floordiv 16) - 2 * q * e - e) * k"
-                  step = "16 * e"
+              sched.if "n mod (2 * d) > d" {
+                sched.send to "(r + d) mod n" src = scratch["(16 * p + 14 * (p floordiv 2)) * k"]
+                    count = "((n floordiv (2 * d)) * d + n mod (2 * d) - d - 14 * (p floordiv 2)) * k" step = d
+                sched.recv from "(r - d) mod n" dst = scratch["(16 * p + 14 * (p floordiv 2)) * k"]
+                    count = "((n floordiv (2 * d)) * d + n mod (2 * d) - d - 14 * (p floordiv 2)) * k" step = d
+              } else {
+                sched.send to "(r + d) mod n" src = scratch["(16 * p + 14 * (p floordiv 2)) * k"]
+                    count = "((n floordiv (2 * d)) * d - 14 * (p floordiv 2)) * k" step = d
+                sched.recv from "(r - d) mod n" dst = scratch["(16 * p + 14 * (p floordiv 2)) * k"]
+                    count = "((n floordiv (2 * d)) * d - 14 * (p floordiv 2)) * k" step = d
+              }
+            }
+            sched.for q = "14 * (p floordiv (2 * d))" to "15 * (p floordiv (2 * d))" {
+              sched.if "2 * q * d + d < n" {
+                sched.if "2 * q * d + 2 * d <= n" {
+                  sched.copy src = scratch["(16 * p + 14 * (p floordiv 2) + (q - 14 * (p floordiv (2 * d))) * d) * k"] dst = scratch["(2 * q * d + d) * k"]
+                      count = "d * k" step = d
+                } else {
+                  sched.copy src = scratch["(16 * p + 14 * (p floordiv 2) + (q - 14 * (p floordiv (2 * d))) * d) * k"] dst = scratch["(2 * q * d + d) * k"]
+                      count = "(n - 2 * q * d - d) * k" step = d
+                }
+              }
             }
           }
         }
-      }
-      sched.for i = 0 to "((n - 14 + 15) floordiv 16)" {
-        sched.copy src = scratch["(14 * ((n + 15) floordiv 16) + i) * k"]
-            dst = output["((r - 14 - 16 * i) mod n) * k"] count = k step = n
+        // Steps d >= p: the whole slice moves, straight from and into tmp, when
+        // bit d of its distances (14 p .. 14 p + p - 1, all alike) is set.
+        sched.for d = p to n step * 2 {
+          sched.if "(14 * p) mod (2 * d) >= d" {
+            sched.if "n >= 15 * p" {
+              sched.send to "(r + d) mod n" src = scratch["14 * p * k"]
+                  count = "p * k" step = d
+              sched.recv from "(r - d) mod n" dst = scratch["14 * p * k"]
+                  count = "p * k" step = d
+            } else {
+              sched.send to "(r + d) mod n" src = scratch["14 * p * k"]
+                  count = "(n - 14 * p) * k" step = d
+              sched.recv from "(r - d) mod n" dst = scratch["14 * p * k"]
+                  count = "(n - 14 * p) * k" step = d
+            }
+          }
+        }
+        // Reversal: output part (r - 14 p - i) mod n = tmp[14 p + i].
+        sched.for i = 0 to p {
+          sched.if "14 * p + i < n" {
+            sched.copy src = scratch["(14 * p + i) * k"]
+                dst = output["((r - 14 * p - i) mod n) * k"] count = k step = n
+          }
+        }
       }
     }
   }
-  // Distances j = 15, 31, 47, ...
+  // Distances 15 p .. 15 p + p - 1.
   sched.channel 15 {
-    sched.if "n > 15" {
-      sched.for i = 0 to "((n - 15 + 15) floordiv 16)" {
-        sched.copy src = input["((r + 15 + 16 * i) mod n) * k"]
-            dst = scratch["(15 * ((n + 15) floordiv 16) + i) * k"] count = k
-      }
-      sched.if "n > 1" {
-        sched.send to "(r + 1) mod n" src = scratch["15 * ((n + 15) floordiv 16) * k"]
-            count = "((n - 15 + 15) floordiv 16) * k" step = 1
-        sched.recv from "(r - 1) mod n" dst = scratch["15 * ((n + 15) floordiv 16) * k"]
-            count = "((n - 15 + 15) floordiv 16) * k" step = 1
-      }
-      sched.if "n > 2" {
-        sched.send to "(r + 2) mod n" src = scratch["15 * ((n + 15) floordiv 16) * k"]
-            count = "((n - 15 + 15) floordiv 16) * k" step = 2
-        sched.recv from "(r - 2) mod n" dst = scratch["15 * ((n + 15) floordiv 16) * k"]
-            count = "((n - 15 + 15) floordiv 16) * k" step = 2
-      }
-      sched.if "n > 4" {
-        sched.send to "(r + 4) mod n" src = scratch["15 * ((n + 15) floordiv 16) * k"]
-            count = "((n - 15 + 15) floordiv 16) * k" step = 4
-        sched.recv from "(r - 4) mod n" dst = scratch["15 * ((n + 15) floordiv 16) * k"]
-            count = "((n - 15 + 15) floordiv 16) * k" step = 4
-      }
-      sched.if "n > 8" {
-        sched.send to "(r + 8) mod n" src = scratch["15 * ((n + 15) floordiv 16) * k"]
-            count = "((n - 15 + 15) floordiv 16) * k" step = 8
-        sched.recv from "(r - 8) mod n" dst = scratch["15 * ((n + 15) floordiv 16) * k"]
-            count = "((n - 15 + 15) floordiv 16) * k" step = 8
-      }
-      sched.for e = 1 to "((n + 15) floordiv 16)" step * 2 {
-        sched.if "((n - 15 + 15) floordiv 16) > e" {
-          sched.for q = 0 to "(((n - 15 + 15) floordiv 16) + e - 1) floordiv (2 * e)" {
-            sched.if "2 * q * e + 2 * e <= ((n - 15 + 15) floordiv 16)" {
-              sched.copy src = scratch["(15 * ((n + 15) floordiv 16) + 2 * q * e + e) * k"]
-                  dst = scratch["(31 * ((n + 15) floordiv 16) + q * e) * k"] count = "e * k" step = "16 * e"
-            } else {
-              sched.copy src = scratch["(15 * ((n + 15) floordiv 16) + 2 * q * e + e) * k"]
-                  dst = scratch["(31 * ((n + 15) floordiv 16) + q * e) * k"]
-                  count = "(((n - 15 + 15) floordiv 16) - 2 * q * e - e) * k"
-                  step = "16 * e"
-            }
-          }
-          sched.if "((n - 15 + 15) floordiv 16) mod (2 * e) > e" {
-            sched.send to "(r + 16 * e) mod n" src = scratch["(31 * ((n + 15) floordiv 16)) * k"]
-                count = "((((n - 15 + 15) floordiv 16) floordiv (2 * e)) * e + ((n - 15 + 15) floordiv 16) mod (2 * e) - e) * k" step = "16 * e"
-            sched.recv from "(r - 16 * e) mod n" dst = scratch["(31 * ((n + 15) floordiv 16)) * k"]
-                count = "((((n - 15 + 15) floordiv 16) floordiv (2 * e)) * e + ((n - 15 + 15) floordiv 16) mod (2 * e) - e) * k" step = "16 * e"
+    // p: the least power of two >= ceil(n / 16) (the guard holds once).
+    sched.for p = 1 to "2 * n" step * 2 {
+      sched.if "p >= ((n + 15) floordiv 16), p < 2 * ((n + 15) floordiv 16), n > 15 * p" {
+        // Rotation: tmp[15 p + i] = input part (r + 15 p + i) mod n, i below p
+        // (below n - 15 p for the last slice); one copy, or two where it wraps.
+        sched.if "n >= 16 * p" {
+          sched.if "(r + 15 * p) mod n + p <= n" {
+            sched.copy src = input["((r + 15 * p) mod n) * k"] dst = scratch["15 * p * k"] count = "p * k"
           } else {
-            sched.send to "(r + 16 * e) mod n" src = scratch["(31 * ((n + 15) floordiv 16)) * k"]
-                count = "(((n - 15 + 15) floordiv 16) floordiv (2 * e)) * e * k" step = "16 * e"
-            sched.recv from "(r - 16 * e) mod n" dst = scratch["(31 * ((n + 15) floordiv 16)) * k"]
-                count = "(((n - 15 + 15) floordiv 16) floordiv (2 * e)) * e * k" step = "16 * e"
+            sched.copy src = input["((r + 15 * p) mod n) * k"] dst = scratch["15 * p * k"]
+                count = "(n - (r + 15 * p) mod n) * k"
+            sched.copy src = input[0] dst = scratch["(15 * p + n - (r + 15 * p) mod n) * k"]
+                count = "((r + 15 * p) mod n + p - n) * k"
           }
-          sched.for q = 0 to "(((n - 15 + 15) floordiv 16) + e - 1) floordiv (2 * e)" {
-            sched.if "2 * q * e + 2 * e <= ((n - 15 + 15) floordiv 16)" {
-              sched.copy src = scratch["(31 * ((n + 15) floordiv 16) + q * e) * k"]
-                  dst = scratch["(15 * ((n + 15) floordiv 16) + 2 * q * e + e) * k"] count = "e * k" step = "16 * e"
+        } else {
+          sched.if "(r + 15 * p) mod n <= 15 * p" {
+            sched.copy src = input["((r + 15 * p) mod n) * k"] dst = scratch["15 * p * k"]
+                count = "(n - 15 * p) * k"
+          } else {
+            sched.copy src = input["((r + 15 * p) mod n) * k"] dst = scratch["15 * p * k"]
+                count = "(n - (r + 15 * p) mod n) * k"
+            sched.copy src = input[0] dst = scratch["(15 * p + n - (r + 15 * p) mod n) * k"]
+                count = "((r + 15 * p) mod n - 15 * p) * k"
+          }
+        }
+        // Steps d < p: pack the runs of d blocks with bit d of the slice, send
+        // one message, receive one, unpack.
+        sched.for d = 1 to p step * 2 {
+          sched.if "n > 15 * p + d" {
+            sched.for q = "15 * (p floordiv (2 * d))" to "16 * (p floordiv (2 * d))" {
+              sched.if "2 * q * d + d < n" {
+                sched.if "2 * q * d + 2 * d <= n" {
+                  sched.copy src = scratch["(2 * q * d + d) * k"] dst = scratch["(16 * p + 15 * (p floordiv 2) + (q - 15 * (p floordiv (2 * d))) * d) * k"]
+                      count = "d * k" step = d
+                } else {
+                  sched.copy src = scratch["(2 * q * d + d) * k"] dst = scratch["(16 * p + 15 * (p floordiv 2) + (q - 15 * (p floordiv (2 * d))) * d) * k"]
+                      count = "(n - 2 * q * d - d) * k" step = d
+                }
+              }
+            }
+            sched.if "n >= 16 * p" {
+              sched.send to "(r + d) mod n" src = scratch["(16 * p + 15 * (p floordiv 2)) * k"]
+                  count = "(p floordiv 2) * k" step = d
+              sched.recv from "(r - d) mod n" dst = scratch["(16 * p + 15 * (p floordiv 2)) * k"]
+                  count = "(p floordiv 2) * k" step = d
             } else {
-              sched.copy src = scratch["(31 * ((n + 15) floordiv 16) + q * e) * k"]
-                  dst = scratch["(15 * ((n + 15) floordiv 16) + 2 * q * e + e) * k"]
-                  count = "(((n - 15 + 15) floordiv 16) - 2 * q * e - e) * k"
-                  step = "16 * e"
+              sched.if "n mod (2 * d) > d" {
+                sched.send to "(r + d) mod n" src = scratch["(16 * p + 15 * (p floordiv 2)) * k"]
+                    count = "((n floordiv (2 * d)) * d + n mod (2 * d) - d - 15 * (p floordiv 2)) * k" step = d
+                sched.recv from "(r - d) mod n" dst = scratch["(16 * p + 15 * (p floordiv 2)) * k"]
+                    count = "((n floordiv (2 * d)) * d + n mod (2 * d) - d - 15 * (p floordiv 2)) * k" step = d
+              } else {
+                sched.send to "(r + d) mod n" src = scratch["(16 * p + 15 * (p floordiv 2)) * k"]
+                    count = "((n floordiv (2 * d)) * d - 15 * (p floordiv 2)) * k" step = d
+                sched.recv from "(r - d) mod n" dst = scratch["(16 * p + 15 * (p floordiv 2)) * k"]
+                    count = "((n floordiv (2 * d)) * d - 15 * (p floordiv 2)) * k" step = d
+              }
+            }
+            sched.for q = "15 * (p floordiv (2 * d))" to "16 * (p floordiv (2 * d))" {
+              sched.if "2 * q * d + d < n" {
+                sched.if "2 * q * d + 2 * d <= n" {
+                  sched.copy src = scratch["(16 * p + 15 * (p floordiv 2) + (q - 15 * (p floordiv (2 * d))) * d) * k"] dst = scratch["(2 * q * d + d) * k"]
+                      count = "d * k" step = d
+                } else {
+                  sched.copy src = scratch["(16 * p + 15 * (p floordiv 2) + (q - 15 * (p floordiv (2 * d))) * d) * k"] dst = scratch["(2 * q * d + d) * k"]
+                      count = "(n - 2 * q * d - d) * k" step = d
+                }
+              }
             }
           }
         }
-      }
-      sched.for i = 0 to "((n - 15 + 15) floordiv 16)" {
-        sched.copy src = scratch["(15 * ((n + 15) floordiv 16) + i) * k"]
-            dst = output["((r - 15 - 16 * i) mod n) * k"] count = k step = n
+        // Steps d >= p: the whole slice moves, straight from and into tmp, when
+        // bit d of its distances (15 p .. 15 p + p - 1, all alike) is set.
+        sched.for d = p to n step * 2 {
+          sched.if "(15 * p) mod (2 * d) >= d" {
+            sched.if "n >= 16 * p" {
+              sched.send to "(r + d) mod n" src = scratch["15 * p * k"]
+                  count = "p * k" step = d
+              sched.recv from "(r - d) mod n" dst = scratch["15 * p * k"]
+                  count = "p * k" step = d
+            } else {
+              sched.send to "(r + d) mod n" src = scratch["15 * p * k"]
+                  count = "(n - 15 * p) * k" step = d
+              sched.recv from "(r - d) mod n" dst = scratch["15 * p * k"]
+                  count = "(n - 15 * p) * k" step = d
+            }
+          }
+        }
+        // Reversal: output part (r - 15 p - i) mod n = tmp[15 p + i].
+        sched.for i = 0 to p {
+          sched.if "15 * p + i < n" {
+            sched.copy src = scratch["(15 * p + i) * k"]
+                dst = output["((r - 15 * p - i) mod n) * k"] count = k step = n
+          }
+        }
       }
     }
   }
