@@ -6,6 +6,7 @@
 #include "mlir/IR/BuiltinAttributes.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
+#include <set>
 
 namespace collc {
 
@@ -98,6 +99,18 @@ Selector::choose(const lowering::LoweredCollective &lowered,
       record.tried.push_back(candidate);
     }
   }
+  // A researcher's algorithm that cannot run is an error, never silently
+  // passed over (built-ins are verified by the test suite).
+  std::set<const lowering::Algorithm *> reported;
+  for (const Candidate &c : record.tried)
+    if (c.seconds < 0 && !c.algorithm->builtin &&
+        reported.insert(c.algorithm).second) {
+      lowered.op->emitError("algorithm '")
+          << c.algorithm->name << "' from " << c.algorithm->source
+          << " cannot run this " << sched::collectiveName(lowered.collective)
+          << " (k = " << c.k << "): " << c.error;
+      userFailure = true;
+    }
   for (const Candidate &c : record.tried) {
     if (c.seconds < 0)
       continue;

@@ -61,6 +61,11 @@ public:
                   unsigned k) { return choose(l, c, k); };
   }
 
+  /// Whether a user's algorithm (--algo-file) could not be expanded or
+  /// simulated for some collective; each such failure was reported as an
+  /// error at the collective.
+  bool userAlgorithmFailed() const { return userFailure; }
+
   /// The record of a collective op, or null.
   const SelectionRecord *record(mlir::Operation *op) const;
 
@@ -71,6 +76,7 @@ private:
   /// Collectives with the same kind, group, sizes, candidates and chunk
   /// choice get the same answer: simulated once.
   std::map<std::string, SelectionRecord> memo;
+  bool userFailure = false;
 };
 
 /// Simulates one expanded program for a lowered collective on the topology
