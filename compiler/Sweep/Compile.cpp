@@ -24,7 +24,7 @@ compileModule(mlir::ModuleOp module, const topo::Topology &topology,
   loweringOptions.choose = compiled->selector->asChooser();
   mlir::FailureOr<std::vector<lowering::LoweredCollective>> lowered =
       lowering::lowerCollectives(module, library, loweringOptions);
-  if (mlir::failed(lowered))
+  if (mlir::failed(lowered) || compiled->selector->userAlgorithmFailed())
     return mlir::failure();
   compiled->checked = checkLowered(std::move(*lowered), sched::VerifyOptions());
   for (const CheckedCollective &c : compiled->checked)
