@@ -1,6 +1,7 @@
 //===- Select.cpp - choose algorithms by simulated time -------------------===//
 #include "compiler/Select/Select.h"
 
+#include "compiler/Verify/Verifier.h"
 #include "dialects/Sched/Transforms/Expand.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
@@ -92,9 +93,13 @@ Selector::choose(const lowering::LoweredCollective &lowered,
       }
       sim::SimResult result =
           simulateLowered(*program, lowered, topology, simOptions);
-      if (!result.error.empty())
+      if (!result.error.empty()) {
         candidate.error = result.error;
-      else
+        if (!algorithm->builtin)
+          for (const sched::VerifyError &e :
+               sched::verifyProgram(*program, sched::VerifyOptions()).errors)
+            candidate.verifierMessages.push_back(e.message);
+      } else
         candidate.seconds = result.totalTime;
       record.tried.push_back(candidate);
     }
@@ -105,10 +110,21 @@ Selector::choose(const lowering::LoweredCollective &lowered,
   for (const Candidate &c : record.tried)
     if (c.seconds < 0 && !c.algorithm->builtin &&
         reported.insert(c.algorithm).second) {
-      lowered.op->emitError("algorithm '")
-          << c.algorithm->name << "' from " << c.algorithm->source
-          << " cannot run this " << sched::collectiveName(lowered.collective)
-          << " (k = " << c.k << "): " << c.error;
+      if (!c.verifierMessages.empty()) {
+        mlir::InFlightDiagnostic diag =
+            lowered.op->emitError("sched-verify: the ")
+            << c.algorithm->name << " schedule of this "
+            << sched::collectiveName(lowered.collective) << " ("
+            << c.algorithm->source << ", n = " << lowered.layout.size
+            << ", k = " << c.k << ") is wrong";
+        for (const std::string &message : c.verifierMessages)
+          diag.attachNote() << message;
+      } else {
+        lowered.op->emitError("algorithm '")
+            << c.algorithm->name << "' from " << c.algorithm->source
+            << " cannot run this " << sched::collectiveName(lowered.collective)
+            << " (k = " << c.k << "): " << c.error;
+      }
       userFailure = true;
     }
   for (const Candidate &c : record.tried) {

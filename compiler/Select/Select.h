@@ -26,6 +26,9 @@ struct Candidate {
   uint32_t k = 1;      ///< chunks per part it expands with
   double seconds = -1; ///< predicted time; -1 when it could not run
   std::string error;   ///< why it could not be expanded or simulated
+  /// For a user's algorithm that could not be simulated: what sched-verify
+  /// says of it (the wait-for cycle of a deadlock, a wrong result).
+  std::vector<std::string> verifierMessages;
 };
 
 /// What selection did for one collective.
