@@ -29,8 +29,7 @@ public:
 
   /// The links from `from` to `to`, in order; empty when from == to.
   /// The reference stays valid until the next call.
-  const std::vector<topo::LinkId> &path(topo::DeviceId from,
-                                        topo::DeviceId to);
+  const std::vector<topo::LinkId> &path(topo::DeviceId from, topo::DeviceId to);
 
   const topo::Topology &topology() const { return topology_; }
 

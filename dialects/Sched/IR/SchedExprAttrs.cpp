@@ -120,7 +120,8 @@ ExprScope getExprScope(Operation *op) {
        parent = parent->getParentOp()) {
     if (auto loop = dyn_cast<ForOp>(parent))
       loops.push_back(loop.getVar());
-    if (auto channel = dyn_cast<ChannelOp>(parent); channel && channel.isRange())
+    if (auto channel = dyn_cast<ChannelOp>(parent);
+        channel && channel.isRange())
       loops.push_back(*channel.getVar());
     if ((schedule = dyn_cast<ScheduleOp>(parent)))
       break;
