@@ -153,7 +153,7 @@ std::string sweepToSvg(const SweepResult &result) {
                        "width=\"{0}\" height=\"{1}\" viewBox=\"0 0 {0} {1}\" "
                        "font-family=\"DejaVu Sans, Helvetica, Arial, "
                        "sans-serif\">\n",
-                       kWidth, kHeight);
+                       static_cast<int>(kWidth), static_cast<int>(kHeight));
   svg += "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
   std::string title =
       llvm::formatv("{0} on {1}: busbw against size",

@@ -135,9 +135,7 @@ runSweep(MLIRContext &context, const ProgramSpec &spec, const ByteSizes &sizes,
     auto [requested, bytes] = todo[i];
     std::string text = generateProgram(spec, bytes);
     std::string name =
-        llvm::formatv("{0}-{1}B.mlir", sched::collectiveName(spec.collective),
-                      bytes)
-            .str();
+        std::string(sched::collectiveName(spec.collective)) + ".mlir";
     OwningOpRef<ModuleOp> module = parseProgram(context, text, name);
     if (!module)
       return failure();
