@@ -65,7 +65,17 @@ Selector::choose(const lowering::LoweredCollective &lowered,
   simOptions.recordTimeline = false;
   simOptions.recordLinkLoad = false;
   for (const lowering::Algorithm *algorithm : candidates) {
-    for (unsigned c : chunkCounts) {
+    // A schedule written for a fixed chunk count (the explicit form) is
+    // tried with that count only.
+    std::vector<unsigned> counts = chunkCounts;
+    if (std::optional<int32_t> fixed =
+            sched::ScheduleOp(algorithm->schedule).getChunksPerPart()) {
+      int64_t unit = lowering::chunkUnitValue(*algorithm, lowered.layout.size,
+                                              lowered.expand.params);
+      counts = {static_cast<unsigned>(
+          std::max<int64_t>(1, *fixed / std::max<int64_t>(1, unit)))};
+    }
+    for (unsigned c : counts) {
       Candidate candidate;
       candidate.algorithm = algorithm;
       candidate.chunks = c;
