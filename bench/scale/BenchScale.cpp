@@ -33,8 +33,8 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
-#include <chrono>
 #include <cerrno>
+#include <chrono>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
@@ -199,8 +199,7 @@ int runCase(const std::string &collective, const std::string &algorithm,
               << " lower_cpu_ms=" << r.lowerCpuMs
               << " expand_cpu_ms=" << r.expandCpuMs
               << " verify_cpu_ms=" << r.verifyCpuMs
-              << " baseline_kib=" << r.baselineKiB
-              << " peak_kib=" << r.peakKiB;
+              << " baseline_kib=" << r.baselineKiB << " peak_kib=" << r.peakKiB;
     if (r.simulated) {
       if (!r.simError.empty())
         std::cout << " sim_error=1";
@@ -236,13 +235,12 @@ int runCase(const std::string &collective, const std::string &algorithm,
   context.loadAllAvailableDialects();
   context.printOpOnDiagnostic(false);
   std::string diagnostics;
-  mlir::ScopedDiagnosticHandler handler(
-      &context, [&](mlir::Diagnostic &diag) {
-        if (diag.getSeverity() == mlir::DiagnosticSeverity::Error &&
-            diagnostics.empty())
-          diagnostics = diag.str();
-        return mlir::success();
-      });
+  mlir::ScopedDiagnosticHandler handler(&context, [&](mlir::Diagnostic &diag) {
+    if (diag.getSeverity() == mlir::DiagnosticSeverity::Error &&
+        diagnostics.empty())
+      diagnostics = diag.str();
+    return mlir::success();
+  });
   auto failWith = [&](const std::string &what) {
     r.error = what + (diagnostics.empty() ? "" : ": " + diagnostics);
     return finish();
@@ -296,10 +294,10 @@ int runCase(const std::string &collective, const std::string &algorithm,
   if (mlir::failed(program))
     return failWith("expansion failed");
   r.instructions = program->instructionCount();
-  r.bufferChunks = uint64_t(program->numRanks) *
-                   (uint64_t(program->buffers.inputChunks) +
-                    program->buffers.outputChunks +
-                    program->buffers.scratchChunks);
+  r.bufferChunks =
+      uint64_t(program->numRanks) *
+      (uint64_t(program->buffers.inputChunks) + program->buffers.outputChunks +
+       program->buffers.scratchChunks);
 
   // ---- verify ----
   cpuStart = cpuSeconds();
@@ -317,8 +315,7 @@ int runCase(const std::string &collective, const std::string &algorithm,
     collc::sim::SimOptions simOptions;
     simOptions.recordTimeline = false;
     simOptions.recordLinkLoad = false;
-    std::vector<int> gpus(l.layout.meshRanks.begin(),
-                          l.layout.meshRanks.end());
+    std::vector<int> gpus(l.layout.meshRanks.begin(), l.layout.meshRanks.end());
     cpuStart = cpuSeconds();
     start = Clock::now();
     collc::sim::SimResult sim =
@@ -361,7 +358,8 @@ void usage(std::ostream &os) {
         "  --min-n=N          smallest group size (default 8)\n"
         "  --max-n=N          largest group size (default 4096)\n"
         "  --quick            --max-n=1024\n"
-        "  --time-limit=S     once a case takes more than S seconds (CPU seconds\n"
+        "  --time-limit=S     once a case takes more than S seconds (CPU "
+        "seconds\n"
         "                     with --cpu-time), skip the larger N of that\n"
         "                     algorithm (default 60)\n"
         "  --kill-after=S     kill a case that runs S seconds (default 900)\n"
@@ -538,10 +536,22 @@ public:
 
   void header() {
     std::string t = cpuTime ? " CPU ms" : " ms";
-    std::vector<std::string> h = {
-        "collective", "algorithm", "N", "IR ops", "instructions",
-        "buffer chunks", "setup ms", "lower" + t, "expand" + t, "verify" + t,
-        "total" + t, cpuTime ? "total wall ms" : "total CPU ms", "peak MiB",  "delta MiB", "B/instr", "B/(instr+chunk)"};
+    std::vector<std::string> h = {"collective",
+                                  "algorithm",
+                                  "N",
+                                  "IR ops",
+                                  "instructions",
+                                  "buffer chunks",
+                                  "setup ms",
+                                  "lower" + t,
+                                  "expand" + t,
+                                  "verify" + t,
+                                  "total" + t,
+                                  cpuTime ? "total wall ms" : "total CPU ms",
+                                  "peak MiB",
+                                  "delta MiB",
+                                  "B/instr",
+                                  "B/(instr+chunk)"};
     if (simulate) {
       h.push_back("sim" + t);
       h.push_back("sim peak MiB");
@@ -679,12 +689,12 @@ int runParent(const Options &options, const std::string &commandLine) {
       double lower = field(o, ("lower" + std::string(suffix)).c_str()),
              expand = field(o, ("expand" + std::string(suffix)).c_str()),
              verify = field(o, ("verify" + std::string(suffix)).c_str());
-      double other =
-          options.cpuTime
-              ? field(o, "lower_ms") + field(o, "expand_ms") +
-                    field(o, "verify_ms")
-              : field(o, "lower_cpu_ms") + field(o, "expand_cpu_ms") +
-                    field(o, "verify_cpu_ms");
+      double other = options.cpuTime
+                         ? field(o, "lower_ms") + field(o, "expand_ms") +
+                               field(o, "verify_ms")
+                         : field(o, "lower_cpu_ms") +
+                               field(o, "expand_cpu_ms") +
+                               field(o, "verify_cpu_ms");
       double peakKiB = field(o, "peak_kib"), baseKiB = field(o, "baseline_kib");
       double instructions = field(o, "instructions");
       double chunks = field(o, "buffer_chunks");
@@ -692,29 +702,28 @@ int runParent(const Options &options, const std::string &commandLine) {
       double bytesPerInstruction =
           instructions > 0 ? deltaBytes / instructions : 0;
       double bytesPerItem = deltaBytes / std::max(1.0, instructions + chunks);
-      std::vector<std::string> cells = {
-          collective,
-          algorithm,
-          std::to_string(n),
-          o.fields["ir_ops"],
-          o.fields["instructions"],
-          o.fields["buffer_chunks"],
-          fixed(field(o, "setup_ms"), 0),
-          fixed(lower, 1),
-          fixed(expand, 1),
-          fixed(verify, 1),
-          fixed(lower + expand + verify, 1),
-          fixed(other, 1),
-          fixed(peakKiB / 1024, 1),
-          fixed((peakKiB - baseKiB) / 1024, 1),
-          fixed(bytesPerInstruction, 0),
-          fixed(bytesPerItem, 0)};
+      std::vector<std::string> cells = {collective,
+                                        algorithm,
+                                        std::to_string(n),
+                                        o.fields["ir_ops"],
+                                        o.fields["instructions"],
+                                        o.fields["buffer_chunks"],
+                                        fixed(field(o, "setup_ms"), 0),
+                                        fixed(lower, 1),
+                                        fixed(expand, 1),
+                                        fixed(verify, 1),
+                                        fixed(lower + expand + verify, 1),
+                                        fixed(other, 1),
+                                        fixed(peakKiB / 1024, 1),
+                                        fixed((peakKiB - baseKiB) / 1024, 1),
+                                        fixed(bytesPerInstruction, 0),
+                                        fixed(bytesPerItem, 0)};
       if (options.simulate) {
         if (!o.fields.count("sim_ms")) {
           cells.insert(cells.end(), {"-", "-", "-"});
         } else {
-          cells.push_back(fixed(
-              field(o, options.cpuTime ? "sim_cpu_ms" : "sim_ms"), 1));
+          cells.push_back(
+              fixed(field(o, options.cpuTime ? "sim_cpu_ms" : "sim_ms"), 1));
           cells.push_back(fixed(field(o, "sim_peak_kib") / 1024, 1));
           cells.push_back(o.fields.count("sim_error")
                               ? "stuck/error"
