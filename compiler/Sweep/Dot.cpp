@@ -75,18 +75,27 @@ bool writeDot(const std::vector<DotGraph> &graphs, size_t limit,
              "--emit=sched for the schedule as text";
     return false;
   }
+  // One digraph; with several schedules, a cluster for each.
+  const bool single = graphs.size() == 1;
+  std::string title = single
+                          ? graphs.front().title
+                          : llvm::formatv("{0} schedules", graphs.size()).str();
+  out += "digraph " + quote(title) + " {\n";
+  out += "  label=" +
+         quote(title + "\nedges: black = program order, "
+                       "blue dashed = cross-channel dependency, "
+                       "red = message (send -> recv)") +
+         ";\n  labelloc=t;\n  fontname=\"Helvetica\";\n  "
+         "compound=true;\n  newrank=true;\n"
+         "  node [shape=box, style=\"rounded,filled\", fillcolor=white, "
+         "fontname=\"Helvetica\", fontsize=10];\n";
   for (size_t gi = 0; gi < graphs.size(); ++gi) {
     const DotGraph &g = graphs[gi];
     const Program &p = *g.program;
-    out += "digraph " + quote(g.title) + " {\n";
-    out += "  label=" +
-           quote(g.title + "\nedges: black = program order, "
-                           "blue dashed = cross-channel dependency, "
-                           "red = message (send -> recv)") +
-           ";\n  labelloc=t;\n  fontname=\"Helvetica\";\n  "
-           "compound=true;\n  newrank=true;\n"
-           "  node [shape=box, style=\"rounded,filled\", fillcolor=white, "
-           "fontname=\"Helvetica\", fontsize=10];\n";
+    if (!single)
+      out += llvm::formatv("  subgraph cluster_g{0} {{\n  label={1};\n  "
+                           "style=bold;\n",
+                           gi, quote(g.title));
     // Nodes, one cluster per rank and one per channel inside it.
     for (int r = 0; r < p.numRanks && r < static_cast<int>(p.ranks.size());
          ++r) {
@@ -158,8 +167,10 @@ bool writeDot(const std::vector<DotGraph> &graphs, size_t limit,
                              nodeId(gi, to, c, it->second[k]));
       }
     }
-    out += "}\n";
+    if (!single)
+      out += "  }\n";
   }
+  out += "}\n";
   return true;
 }
 

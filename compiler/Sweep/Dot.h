@@ -26,9 +26,10 @@ struct DotGraph {
   const sched::Program *program = nullptr;
 };
 
-/// Writes one digraph per schedule into `out`. Fails, with `error` saying
-/// why and what to do, when the schedules hold more than `limit`
-/// instructions together.
+/// Writes one digraph into `out`: the schedule's graph, or with several
+/// schedules a cluster for each (so that `dot -Tsvg` renders them all). Fails,
+/// with `error` saying why and what to do, when the schedules hold more than
+/// `limit` instructions together.
 bool writeDot(const std::vector<DotGraph> &graphs, size_t limit,
               std::string &out, std::string &error);
 
