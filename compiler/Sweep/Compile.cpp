@@ -18,6 +18,7 @@ compileModule(mlir::ModuleOp module, const topo::Topology &topology,
   auto compiled = std::make_unique<Compiled>();
   lowering::LoweringOptions loweringOptions;
   loweringOptions.algo = options.algo;
+  loweringOptions.params = options.params;
   loweringOptions.chunks = options.chunks;
   // Algorithms and chunk counts are chosen by simulating every candidate.
   compiled->selector = std::make_unique<Selector>(topology, options.select);

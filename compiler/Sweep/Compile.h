@@ -27,6 +27,7 @@ namespace sweep {
 struct CompileOptions {
   std::string algo;    ///< --algo
   unsigned chunks = 0; ///< --chunks (0: chosen by simulation)
+  std::string params;  ///< --algo-param name=value,...
   bool recordTimelines = false;
   SelectOptions select;
 };

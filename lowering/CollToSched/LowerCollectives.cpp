@@ -4,6 +4,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
 
 using namespace mlir;
 
@@ -122,6 +123,9 @@ sched::ExpandOptions expandOptionsFor(const Algorithm &algorithm,
   };
   if (hasParam("gpus_per_node") && lowered.layout.ranksPerNode > 0)
     options.params["gpus_per_node"] = lowered.layout.ranksPerNode;
+  for (const auto &entry : lowered.userParams)
+    if (hasParam(entry.getKey()))
+      options.params[entry.getKey()] = entry.getValue();
   if (hasParam("root"))
     if (auto root = lowered.op->getAttrOfType<IntegerAttr>("root"))
       options.params["root"] = root.getInt();
@@ -196,6 +200,26 @@ lowerCollectives(ModuleOp module, const AlgorithmLibrary &library,
   if (failed(algoChoice))
     return failure();
   std::vector<LoweredCollective> lowered = describeCollectives(module);
+  llvm::StringMap<int64_t> userParams;
+  {
+    llvm::SmallVector<llvm::StringRef> items;
+    llvm::StringRef(options.params).split(items, ',', -1, false);
+    for (llvm::StringRef item : items) {
+      auto [key, value] = item.split('=');
+      int64_t v;
+      if (key.trim().empty() || value.trim().getAsInteger(10, v))
+        return emitError(module.getLoc())
+               << "--algo-param: '" << item << "' is not NAME=INTEGER";
+      if (key.trim() == "root" || key.trim() == "gpus_per_node")
+        return emitError(module.getLoc())
+               << "--algo-param: '" << key.trim()
+               << "' is set by collc from the program and the topology";
+      userParams[key.trim()] = v;
+    }
+  }
+  for (LoweredCollective &l : lowered)
+    l.userParams = userParams;
+  llvm::StringSet<> usedParams;
   SymbolTable symbols(module);
   OpBuilder builder(module.getContext());
   builder.setInsertionPointToEnd(module.getBody());
@@ -300,6 +324,11 @@ lowerCollectives(ModuleOp module, const AlgorithmLibrary &library,
     symbols.insert(copy); // renames on a clash
     l.schedule = copy;
     l.expand = expandOptionsFor(*l.algorithm, l, chunks);
+    for (const auto &entry : userParams)
+      if (DictionaryAttr declared =
+              sched::ScheduleOp(l.algorithm->schedule).getParamsAttr();
+          declared && declared.get(entry.getKey()))
+        usedParams.insert(entry.getKey());
     l.op->setAttr("sched.schedule",
                   FlatSymbolRefAttr::get(copy.getSymNameAttr()));
     l.op->setAttr("sched.chunks_per_part",
@@ -312,6 +341,13 @@ lowerCollectives(ModuleOp module, const AlgorithmLibrary &library,
         << algoChoice->lookup("") << "'";
     ok = false;
   }
+  for (const auto &entry : userParams)
+    if (ok && !usedParams.contains(entry.getKey())) {
+      emitError(module.getLoc())
+          << "--algo-param: no chosen algorithm has a parameter '"
+          << entry.getKey() << "'";
+      ok = false;
+    }
   if (!ok)
     return failure();
   return lowered;

@@ -49,6 +49,9 @@ struct LoweringOptions {
   std::string algo;
   /// --chunks: chunks per algorithm unit (see collc.chunk_unit); 0 = 1.
   unsigned chunks = 0;
+  /// --algo-param: "name=value,..." set on every chosen algorithm that
+  /// declares the parameter (e.g. rings=4).
+  std::string params;
   /// Optional: picks the algorithm and chunks (see Chooser).
   Chooser choose;
 };
@@ -72,6 +75,8 @@ struct LoweredCollective {
   std::string choice;
   std::string whyNot;
   sched::ScheduleOp schedule; ///< the copy in the module
+  /// --algo-param values, applied to the algorithms that declare them.
+  llvm::StringMap<int64_t> userParams;
   sched::ExpandOptions expand;
 };
 

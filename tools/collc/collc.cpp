@@ -101,6 +101,13 @@ static cl::opt<std::string> algoOption(
              "name, or COLLECTIVE=NAME,... (e.g. all_reduce=ring)"),
     cl::value_desc("NAME|COLL=NAME,..."), cl::cat(collcCategory));
 
+static cl::opt<std::string> algoParamOption(
+    "algo-param",
+    cl::desc("Set parameters of the chosen algorithms, e.g. rings=4 for "
+             "parallel rings; a parameter applies to every algorithm that "
+             "declares it, and one that none declares is an error"),
+    cl::value_desc("NAME=VALUE,..."), cl::cat(collcCategory));
+
 static cl::opt<unsigned> chunksOption(
     "chunks",
     cl::desc("Chunks per algorithm unit (pipelining depth); default 1"),
@@ -590,6 +597,7 @@ static int run() {
   collc::sweep::CompileOptions compileOptions;
   compileOptions.algo = algoOption;
   compileOptions.chunks = chunksOption;
+  compileOptions.params = algoParamOption;
   compileOptions.recordTimelines = !traceFile.empty();
 
   if (generated && generated->sizes.range)
