@@ -91,9 +91,11 @@ std::string sweepToSvg(const SweepResult &result) {
   for (const SweepRow &row : result.rows) {
     double x = static_cast<double>(row.bytes);
     if (row.busbwGBps > 0) {
-      std::string name = row.algorithm + " x" + std::to_string(row.chunks);
-      if (switches.empty() || switches.back().second != name)
-        switches.emplace_back(ours.points.size(), name);
+      if (switches.empty() || !llvm::StringRef(switches.back().second)
+                                   .starts_with(row.algorithm + " x"))
+        switches.emplace_back(ours.points.size(),
+                              row.algorithm + " x" +
+                                  std::to_string(row.chunks));
       ours.points.emplace_back(x, row.busbwGBps);
     }
     if (row.boundUs > 0) {
@@ -105,10 +107,12 @@ std::string sweepToSvg(const SweepResult &result) {
       if (row.baselines[b].busbwGBps > 0)
         baselines[b].points.emplace_back(x, row.baselines[b].busbwGBps);
   }
+  // Drawn in this order: the baselines' dashes stay visible where they
+  // coincide with collc's solid line.
   series.push_back(bound);
+  series.push_back(ours);
   for (Series &s : baselines)
     series.push_back(std::move(s));
-  series.push_back(ours);
 
   // Axis ranges: x in powers of two, y in decades.
   double xmin = 0, xmax = 0, ymin = 0, ymax = 0;
@@ -255,13 +259,26 @@ std::string sweepToSvg(const SweepResult &result) {
                              "fill=\"{2}\"/>\n",
                              num(px(x)), num(py(y)), s.color);
   }
-  // collc's algorithm where it changes.
+  // collc's algorithm where it changes (with the chunk count there):
+  // rotated up and to the right of the point; where that would leave the
+  // plot (near its top or right edge), level and to the left of the point,
+  // which is above a rising curve.
   for (auto [index, name] : switches) {
     auto [x, y] = ours.points[index];
-    svg += llvm::formatv("<text x=\"{0}\" y=\"{1}\" font-size=\"11\" "
-                         "fill=\"#000000\" transform=\"rotate(-35 {0} {1})\">"
-                         "{2}</text>\n",
-                         num(px(x) + 4), num(py(y) - 8), escape(name));
+    double tx = px(x), ty = py(y);
+    double width = 6.2 * name.size();
+    bool fits =
+        ty - 8 - 0.6 * width > kTop && tx + 4 + 0.8 * width < kLeft + pw;
+    std::string text =
+        fits ? llvm::formatv("<text x=\"{0}\" y=\"{1}\" font-size=\"11\" "
+                             "transform=\"rotate(-35 {0} {1})\">{2}</text>\n",
+                             num(tx + 4), num(ty - 8), escape(name))
+                   .str()
+             : llvm::formatv("<text x=\"{0}\" y=\"{1}\" font-size=\"11\" "
+                             "text-anchor=\"end\">{2}</text>\n",
+                             num(tx - 6), num(ty - 6), escape(name))
+                   .str();
+    svg += text;
   }
 
   // The legend, top left (busbw grows with size, so that corner is free).
@@ -276,8 +293,13 @@ std::string sweepToSvg(const SweepResult &result) {
                     "stroke=\"#999999\"/>\n",
                     num(lx), num(ly), num(lw), num(22.0 * series.size() + 8));
   double row = ly + 20;
-  for (auto it = series.rbegin(); it != series.rend(); ++it) {
-    const Series &s = *it;
+  // collc's choice, the baselines in order, the bound.
+  std::vector<size_t> legendOrder = {1};
+  for (size_t i = 2; i < series.size(); ++i)
+    legendOrder.push_back(i);
+  legendOrder.push_back(0);
+  for (size_t index : legendOrder) {
+    const Series &s = series[index];
     svg += llvm::formatv(
         "<line x1=\"{0}\" y1=\"{1}\" x2=\"{2}\" y2=\"{1}\" "
         "stroke=\"{3}\" stroke-width=\"{4}\"{5}/>\n",
