@@ -159,6 +159,13 @@ const Json::object_t &readObject(const Json &value, const std::string &path) {
   return value.get_ref<const Json::object_t &>();
 }
 
+std::string readTypeTag(const Json::object_t &object, const std::string &path) {
+  auto typeIt = object.find("type");
+  if (typeIt == object.end())
+    fail(path, "missing required key \"type\"");
+  return readString(typeIt->second, childPath(path, "type"));
+}
+
 ObjectReader::ObjectReader(const Json &value, std::string path,
                            std::initializer_list<const char *> allowed)
     : object_(&readObject(value, path)), path_(std::move(path)) {

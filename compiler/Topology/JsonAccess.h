@@ -47,6 +47,10 @@ const Json::array_t &readArray(const Json &value, const std::string &path);
 /// Checks that `value` is an object and returns it.
 const Json::object_t &readObject(const Json &value, const std::string &path);
 
+/// The string under "type" of a tagged object (a fabric, a network), which
+/// must be present.
+std::string readTypeTag(const Json::object_t &object, const std::string &path);
+
 /// An object whose keys have been checked against the allowed ones.
 class ObjectReader {
 public:

@@ -190,10 +190,7 @@ void parseFabric(const ObjectReader &node, NodeSpec &spec,
   std::string path = node.pathOf("fabric");
   const Json &value = node.required("fabric");
   const Json::object_t &object = readObject(value, path);
-  auto typeIt = object.find("type");
-  if (typeIt == object.end())
-    fail(path, "missing required key \"type\"");
-  std::string type = readString(typeIt->second, childPath(path, "type"));
+  std::string type = readTypeTag(object, path);
   static const std::map<std::string,
                         std::pair<FabricKind, std::vector<std::string>>>
       kinds = {

@@ -149,10 +149,7 @@ void parseNetwork(const ObjectReader &top, TopologySpec &spec,
   std::string path = top.pathOf("network");
   const Json &value = top.required("network");
   const Json::object_t &object = readObject(value, path);
-  auto typeIt = object.find("type");
-  if (typeIt == object.end())
-    fail(path, "missing required key \"type\"");
-  std::string type = readString(typeIt->second, childPath(path, "type"));
+  std::string type = readTypeTag(object, path);
   static const std::map<std::string,
                         std::pair<NetworkKind, std::vector<std::string>>>
       kinds = {
