@@ -1,0 +1,40 @@
+//===- Status.cpp ---------------------------------------------------------===//
+#include "collrt/Status.h"
+
+namespace collrt {
+
+const char *errorCodeName(ErrorCode code) {
+  switch (code) {
+  case ErrorCode::Ok:
+    return "ok";
+  case ErrorCode::InvalidArgument:
+    return "invalid-argument";
+  case ErrorCode::InvalidPlan:
+    return "invalid-plan";
+  case ErrorCode::PlanMismatch:
+    return "plan-mismatch";
+  case ErrorCode::Timeout:
+    return "timeout";
+  case ErrorCode::PeerFailure:
+    return "peer-failure";
+  case ErrorCode::TransportError:
+    return "transport-error";
+  case ErrorCode::Bootstrap:
+    return "bootstrap";
+  case ErrorCode::Unsupported:
+    return "unsupported";
+  case ErrorCode::SystemError:
+    return "system-error";
+  case ErrorCode::CheckFailed:
+    return "check-failed";
+  }
+  return "unknown";
+}
+
+std::string Status::toString() const {
+  if (ok())
+    return "ok";
+  return std::string(errorCodeName(code_)) + ": " + message_;
+}
+
+} // namespace collrt

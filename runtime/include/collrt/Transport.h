@@ -1,0 +1,137 @@
+//===- Transport.h - how bytes move between ranks ---------------*- C++ -*-===//
+//
+// One interface for every way ranks talk: threads of one process
+// (in-process), processes of one host (shared memory), hosts (TCP), and
+// later CUDA P2P/IPC and ibverbs. Executors never know which one is
+// underneath.
+//
+// The model is the schedule's (dialects/Sched/Program/Program.h): a
+// connection (sender, receiver, channel) is a FIFO of messages holding at
+// most `slots` messages that the receiver has not yet released; each message
+// is at most `slotBytes` bytes. A send that finds every slot taken does not
+// block: trySend says so and the caller retries (its watchdog decides how
+// long). Messages arrive whole and in order.
+//
+// Transports that need one run a proxy thread that moves data and watches
+// the peers; none calls back into the executor.
+//
+//===----------------------------------------------------------------------===//
+#ifndef COLLRT_TRANSPORT_H
+#define COLLRT_TRANSPORT_H
+
+#include "collrt/Status.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace collrt {
+
+/// One end of a connection, seen from the local rank: the peer (a world
+/// rank) and the channel.
+struct ConnectionKey {
+  int32_t peer = -1;
+  uint32_t channel = 0;
+  bool operator==(const ConnectionKey &o) const {
+    return peer == o.peer && channel == o.channel;
+  }
+  bool operator<(const ConnectionKey &o) const {
+    return peer != o.peer ? peer < o.peer : channel < o.channel;
+  }
+};
+
+/// Every connection the local rank uses, in both directions.
+struct ConnectionSpec {
+  std::vector<ConnectionKey> sendTo;
+  std::vector<ConnectionKey> recvFrom;
+  /// Messages a connection holds before trySend reports it full (>= 1).
+  uint32_t slots = 8;
+  /// The largest message, in bytes (>= 1).
+  size_t slotBytes = 1 << 20;
+};
+
+/// Memory registered with a transport (for put/zero-copy paths; the CPU
+/// transports only record it).
+struct MemoryRegion {
+  void *base = nullptr;
+  size_t bytes = 0;
+  uint64_t key = 0;
+};
+
+class Transport {
+public:
+  virtual ~Transport() = default;
+
+  /// "in-process", "shm", "tcp", ...
+  virtual const char *name() const = 0;
+  virtual int32_t rank() const = 0;
+  virtual int32_t worldSize() const = 0;
+
+  /// Sets up the connections of `spec`. Collective: every rank of the world
+  /// calls it (with its own spec; a rank with no connections passes an
+  /// empty one), and it returns when both ends of every connection exist,
+  /// or fails at `deadline` naming the peers that never connected. A
+  /// transport may be connected again with a new spec after the previous
+  /// one's messages were all released.
+  virtual Status connect(const ConnectionSpec &spec, Deadline deadline) = 0;
+
+  virtual Status registerMemory(void *base, size_t bytes,
+                                MemoryRegion *region) = 0;
+  virtual Status deregisterMemory(const MemoryRegion &region) = 0;
+
+  /// Copies `bytes` (<= slotBytes) from `data` into a free slot of the
+  /// connection to `to`; the caller may reuse `data` on return. Sets
+  /// *posted to false, copying nothing, when every slot is taken.
+  virtual Status trySend(const ConnectionKey &to, const void *data,
+                         size_t bytes, bool *posted) = 0;
+
+  /// The oldest message from `from` that is not yet released: on arrival
+  /// sets *ready, *data (valid until releaseRecv) and *bytes; otherwise
+  /// *ready = false. Calling it again before releaseRecv returns the same
+  /// message.
+  virtual Status tryRecv(const ConnectionKey &from, const void **data,
+                         size_t *bytes, bool *ready) = 0;
+
+  /// Frees the slot of the message tryRecv returned last on `from`, which
+  /// lets the sender reuse it.
+  virtual Status releaseRecv(const ConnectionKey &from) = 0;
+
+  /// PeerFailure naming the peer when a peer died or hung up; checked by
+  /// waiting callers between polls.
+  virtual Status checkPeers() = 0;
+
+  /// Wakes and fails every later call (used when another rank or thread
+  /// already failed); idempotent, callable from any thread.
+  virtual void abort(const std::string &reason) = 0;
+};
+
+/// A shared fabric for ranks that are threads of one process: create one
+/// for the world, then one transport per rank (each used by that rank's
+/// threads).
+class InProcessFabric;
+std::shared_ptr<InProcessFabric> createInProcessFabric(int32_t worldSize);
+std::unique_ptr<Transport>
+createInProcessTransport(std::shared_ptr<InProcessFabric> fabric,
+                         int32_t rank);
+
+class Bootstrap;
+
+/// Processes of one host: connections are rings of slots in POSIX shared
+/// memory, set up through `bootstrap` (which stays owned by the caller and
+/// must outlive the transport).
+Status createShmTransport(Bootstrap &bootstrap,
+                          std::unique_ptr<Transport> *transport);
+
+/// Processes anywhere: one TCP connection per (peer, direction), messages
+/// framed with their connection and size, a proxy thread per transport
+/// doing the socket I/O; addresses are exchanged through `bootstrap`.
+/// `interface` picks the local address to listen on ("" = the address the
+/// bootstrap reached the master from).
+Status createTcpTransport(Bootstrap &bootstrap, const std::string &interface,
+                          std::unique_ptr<Transport> *transport);
+
+} // namespace collrt
+
+#endif

@@ -1,0 +1,93 @@
+//===- collrt.h - libcollrt's public interface ------------------*- C++ -*-===//
+//
+// libcollrt runs the plans collc writes. A program creates a communicator
+// per rank (ranks as threads of one process, or one process per rank under
+// a launcher), loads a plan, and runs its collectives on its own buffers:
+//
+//   collrt::Plan plan;
+//   if (auto s = collrt::loadPlanFile("allreduce.plan.json", &plan); !s.ok())
+//     die(s.toString());
+//   std::unique_ptr<collrt::Communicator> comm;
+//   collrt::CommOptions options;          // transport, timeout
+//   if (auto s = collrt::Communicator::createFromEnvironment(options, &comm);
+//       !s.ok())
+//     die(s.toString());
+//   s = comm->run(plan, 0, send, recv, count, collrt::DataType::F32,
+//                 collrt::ReduceOp::Sum);
+//
+// Every failure is a Status (Status.h) whose message names what went wrong
+// where: the watchdog's report lists, per channel, the step, chunk and peer
+// it was waiting for.
+//
+//===----------------------------------------------------------------------===//
+#ifndef COLLRT_COLLRT_H
+#define COLLRT_COLLRT_H
+
+#include "collrt/Plan.h"
+#include "collrt/Status.h"
+#include "collrt/Types.h"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace collrt {
+
+struct CommOptions {
+  /// "shm", "tcp", or "auto": shm when every rank is on one host, tcp
+  /// otherwise (collc-run prints which). Ignored for in-process groups.
+  std::string transport = "auto";
+  /// For tcp: the local address to listen on ("" = the one that reached
+  /// the master).
+  std::string interface;
+  /// The watchdog: a collective (or the connection set-up) that does not
+  /// finish within this many seconds fails with a report of what every
+  /// channel waits for.
+  double timeoutSeconds = 60;
+  /// The largest message a connection slot holds; the executor cuts the
+  /// schedule's chunks into tiles that fit (docs/runtime.md).
+  size_t slotBytes = 1 << 20;
+};
+
+/// Elements of the output buffer of `collective` for `count` input elements
+/// per rank on group rank `groupRank` (what recvbuf must hold).
+int64_t outputElements(const PlanCollective &collective, int32_t groupRank,
+                       int64_t count);
+
+class Transport;
+
+class Communicator {
+public:
+  virtual ~Communicator() = default;
+
+  /// `worldSize` ranks as threads of this process: one communicator per
+  /// rank, each to be used by one thread.
+  static Status
+  createInProcessGroup(int32_t worldSize, const CommOptions &options,
+                       std::vector<std::unique_ptr<Communicator>> *comms);
+
+  /// One rank of a multi-process world, from the launcher's environment
+  /// (see Bootstrap.h: torchrun, mpirun, Slurm, COLLC_*).
+  static Status createFromEnvironment(const CommOptions &options,
+                                      std::unique_ptr<Communicator> *comm);
+
+  virtual int32_t rank() const = 0;
+  virtual int32_t worldSize() const = 0;
+  /// "in-process", "shm", "tcp".
+  virtual const char *transportName() const = 0;
+
+  /// Runs collective `index` of `plan` on this rank's buffers: `sendbuf`
+  /// holds `count` elements (the input buffer; for all_to_all_v the plan's
+  /// send counts fix the sizes and `count` must match them), `recvbuf`
+  /// outputElements(...) elements. `dtype` and `op` must be the plan's
+  /// (PlanMismatch otherwise). Collective: every rank of the world calls it.
+  /// A rank outside every group of the collective returns at once.
+  virtual Status run(const Plan &plan, size_t index, const void *sendbuf,
+                     void *recvbuf, int64_t count, DataType dtype,
+                     ReduceOp op) = 0;
+};
+
+} // namespace collrt
+
+#endif
