@@ -1,0 +1,99 @@
+//===- SlotRing.h - a bounded single-producer single-consumer FIFO -*- C++
+//-*-===//
+//
+// The in-process connection and the TCP transport's local queues: `slots`
+// message buffers in a ring, one sending thread and one receiving thread.
+// The sender copies into the slot at `tail` and publishes it with a release
+// store; the receiver reads the slot at `head` after an acquire load and
+// frees it by advancing `head`. A slot's buffer grows to the largest message
+// it held, so memory follows the messages actually sent, not slotBytes.
+//
+//===----------------------------------------------------------------------===//
+#ifndef COLLRT_TRANSPORT_SLOTRING_H
+#define COLLRT_TRANSPORT_SLOTRING_H
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+namespace collrt {
+namespace transport {
+
+class SlotRing {
+public:
+  explicit SlotRing(uint32_t slots) : slots_(slots), buffers_(slots) {}
+
+  uint32_t slots() const { return slots_; }
+
+  /// Sender side: true when a slot is free.
+  bool canPush() const {
+    return tail_.load(std::memory_order_relaxed) -
+               head_.load(std::memory_order_acquire) <
+           slots_;
+  }
+  /// Sender side: the buffer of the next slot, sized to `bytes`; fill it,
+  /// then commit(). Only valid when canPush().
+  char *reserve(size_t bytes) {
+    Slot &slot = buffers_[tail_.load(std::memory_order_relaxed) % slots_];
+    if (slot.data.size() < bytes)
+      slot.data.resize(bytes);
+    slot.bytes = bytes;
+    return slot.data.data();
+  }
+  void commit() {
+    tail_.store(tail_.load(std::memory_order_relaxed) + 1,
+                std::memory_order_release);
+  }
+  /// Sender side: copies a message in; false when every slot is taken.
+  bool tryPush(const void *data, size_t bytes) {
+    if (!canPush())
+      return false;
+    char *dst = reserve(bytes);
+    if (bytes)
+      std::memcpy(dst, data, bytes);
+    commit();
+    return true;
+  }
+
+  /// Receiver side: the oldest message, or false when none is there.
+  bool front(const void **data, size_t *bytes) const {
+    uint64_t head = head_.load(std::memory_order_relaxed);
+    if (head == tail_.load(std::memory_order_acquire))
+      return false;
+    const Slot &slot = buffers_[head % slots_];
+    *data = slot.data.data();
+    *bytes = slot.bytes;
+    return true;
+  }
+  /// Receiver side: frees the oldest message; false when there is none.
+  bool pop() {
+    uint64_t head = head_.load(std::memory_order_relaxed);
+    if (head == tail_.load(std::memory_order_acquire))
+      return false;
+    head_.store(head + 1, std::memory_order_release);
+    return true;
+  }
+
+  /// Messages not yet freed (either side; a snapshot).
+  uint64_t occupied() const {
+    return tail_.load(std::memory_order_acquire) -
+           head_.load(std::memory_order_acquire);
+  }
+
+private:
+  struct Slot {
+    std::vector<char> data;
+    size_t bytes = 0;
+  };
+  const uint32_t slots_;
+  std::vector<Slot> buffers_;
+  std::atomic<uint64_t> head_{0};
+  std::atomic<uint64_t> tail_{0};
+};
+
+} // namespace transport
+} // namespace collrt
+
+#endif
