@@ -1,0 +1,285 @@
+//===- Reference.cpp - the expected result of a collective ----------------===//
+#include "runtime/check/Reference.h"
+
+#include "runtime/check/ElementCodec.h"
+
+#include <algorithm>
+#include <cinttypes>
+#include <cmath>
+#include <cstdio>
+
+namespace collrt {
+namespace check {
+
+using collc::sched::Collective;
+using collc::sched::Program;
+
+namespace {
+
+/// Elements of part `part` of an N-part buffer of `total` elements.
+int64_t partElements(int64_t total, int32_t n, int32_t part) {
+  return collc::sched::chunkElements(total, static_cast<uint32_t>(n),
+                                     static_cast<uint32_t>(part));
+}
+
+/// Elements before part `part`.
+int64_t partOffset(int64_t total, int32_t n, int32_t part) {
+  int64_t offset = 0;
+  for (int32_t p = 0; p < part; ++p)
+    offset += partElements(total, n, p);
+  return offset;
+}
+
+int64_t sendCount(const Program &program, int32_t from, int32_t to) {
+  size_t at = size_t(from) * size_t(program.numRanks) + size_t(to);
+  return at < program.sendCounts.size() ? program.sendCounts[at] : 0;
+}
+
+bool isRoot(const Program &program, int32_t rank) {
+  return rank == program.root;
+}
+
+std::string formatValue(DataType type, uint64_t bits) {
+  char text[96];
+  uint64_t slot = bits;
+  double v = loadElement(type, &slot, 0);
+  int hexDigits = static_cast<int>(2 * dataTypeSize(type));
+  if (!isFloatingPoint(type)) {
+    int64_t i = type == DataType::I64 ? static_cast<int64_t>(bits)
+                                      : static_cast<int64_t>(v);
+    std::snprintf(text, sizeof text, "%" PRId64, i);
+  } else {
+    std::snprintf(text, sizeof text, "%.9g (0x%0*" PRIx64 ")", v, hexDigits,
+                  bits);
+  }
+  return text;
+}
+
+} // namespace
+
+int64_t referenceInputElements(const Program &program, int32_t rank,
+                               int64_t count) {
+  if (program.collective != Collective::AllToAllV)
+    return count;
+  int64_t total = 0;
+  for (int32_t to = 0; to < program.numRanks; ++to)
+    total += sendCount(program, rank, to);
+  return total;
+}
+
+int64_t referenceOutputElements(const Program &program, int32_t rank,
+                                int64_t count) {
+  int32_t n = program.numRanks;
+  switch (program.collective) {
+  case Collective::AllReduce:
+  case Collective::Broadcast:
+  case Collective::Reduce:
+  case Collective::SendRecv:
+    return count;
+  case Collective::AllGather:
+  case Collective::Gather:
+    return int64_t(n) * count;
+  case Collective::ReduceScatter:
+  case Collective::Scatter:
+    return partElements(count, n, rank);
+  case Collective::AllToAll:
+    return int64_t(n) * partElements(count, n, rank);
+  case Collective::AllToAllV: {
+    int64_t total = 0;
+    for (int32_t from = 0; from < n; ++from)
+      total += sendCount(program, from, rank);
+    return total;
+  }
+  }
+  return 0;
+}
+
+std::vector<OutputSegment> outputSegments(const Program &program, int32_t rank,
+                                          int64_t count) {
+  int32_t n = program.numRanks;
+  std::vector<OutputSegment> segments;
+  auto add = [&](int64_t outputBegin, int64_t length, int32_t source,
+                 int64_t inputBegin) {
+    if (length > 0)
+      segments.push_back({outputBegin, length, source, inputBegin});
+  };
+  switch (program.collective) {
+  case Collective::AllReduce:
+    add(0, count, -1, 0);
+    break;
+  case Collective::Reduce:
+    if (isRoot(program, rank))
+      add(0, count, -1, 0);
+    break;
+  case Collective::ReduceScatter:
+    add(0, partElements(count, n, rank), -1, partOffset(count, n, rank));
+    break;
+  case Collective::AllGather:
+    for (int32_t s = 0; s < n; ++s)
+      add(int64_t(s) * count, count, s, 0);
+    break;
+  case Collective::Gather:
+    if (isRoot(program, rank))
+      for (int32_t s = 0; s < n; ++s)
+        add(int64_t(s) * count, count, s, 0);
+    break;
+  case Collective::Broadcast:
+    add(0, count, program.root, 0);
+    break;
+  case Collective::Scatter:
+    add(0, partElements(count, n, rank), program.root,
+        partOffset(count, n, rank));
+    break;
+  case Collective::AllToAll: {
+    int64_t part = partElements(count, n, rank);
+    for (int32_t s = 0; s < n; ++s)
+      add(int64_t(s) * part, part, s, partOffset(count, n, rank));
+    break;
+  }
+  case Collective::AllToAllV: {
+    int64_t at = 0;
+    for (int32_t s = 0; s < n; ++s) {
+      int64_t inputBegin = 0;
+      for (int32_t p = 0; p < rank; ++p)
+        inputBegin += sendCount(program, s, p);
+      int64_t length = sendCount(program, s, rank);
+      add(at, length, s, inputBegin);
+      at += length;
+    }
+    break;
+  }
+  case Collective::SendRecv:
+    for (int32_t s = 0; s < n; ++s)
+      if (program.sendTarget(s) == rank) {
+        add(0, count, s, 0);
+        break; // no rank receives from two
+      }
+    break;
+  }
+  return segments;
+}
+
+double expectedReduction(const TestData &data, int64_t index) {
+  int32_t n = data.groupSize();
+  double acc = data.value(0, index);
+  for (int32_t s = 1; s < n; ++s) {
+    double v = data.value(s, index);
+    switch (data.op()) {
+    case ReduceOp::Sum:
+    case ReduceOp::Avg:
+      acc += v;
+      break;
+    case ReduceOp::Prod:
+      acc *= v;
+      break;
+    case ReduceOp::Min:
+      acc = std::min(acc, v);
+      break;
+    case ReduceOp::Max:
+      acc = std::max(acc, v);
+      break;
+    }
+  }
+  if (data.op() == ReduceOp::Avg) {
+    if (isFloatingPoint(data.type()))
+      acc /= n;
+    else
+      acc = static_cast<double>(static_cast<int64_t>(acc) / n);
+  }
+  return roundToType(data.type(), acc);
+}
+
+std::string ElementError::describe() const {
+  return "rank " + std::to_string(rank) + " " + buffer + "[" +
+         std::to_string(index) + "]: expected " + expected + ", got " + got;
+}
+
+CheckResult checkRank(const TestData &data, int32_t rank, int64_t count,
+                      const void *input, int64_t inputElements,
+                      const void *output, int64_t outputElements,
+                      size_t maxExamples) {
+  CheckResult result;
+  const DataType type = data.type();
+  const Program &program = data.program();
+  const uint64_t poison = TestData::poisonBits(type);
+  auto wrong = [&](const char *buffer, int64_t index, std::string expected,
+                   std::string got) {
+    ++result.wrong;
+    if (result.examples.size() < maxExamples)
+      result.examples.push_back(
+          {rank, buffer, index, std::move(expected), std::move(got)});
+  };
+  auto describeGot = [&](uint64_t bits, bool isOutput) {
+    std::string text = formatValue(type, bits);
+    if (isOutput && bits == poison)
+      text += ", never written";
+    return text;
+  };
+
+  // Buffers of the wrong size: every element one of them lacks is wrong.
+  int64_t wantOutput = referenceOutputElements(program, rank, count);
+  if (outputElements != wantOutput) {
+    result.checked += std::abs(outputElements - wantOutput);
+    for (int64_t i = std::min(outputElements, wantOutput);
+         i < std::max(outputElements, wantOutput); ++i)
+      wrong("output", i,
+            "an output of " + std::to_string(wantOutput) + " elements",
+            "a buffer of " + std::to_string(outputElements));
+  }
+  int64_t wantInput = referenceInputElements(program, rank, count);
+  if (inputElements != wantInput) {
+    result.checked += std::abs(inputElements - wantInput);
+    for (int64_t i = std::min(inputElements, wantInput);
+         i < std::max(inputElements, wantInput); ++i)
+      wrong("input", i,
+            "an input of " + std::to_string(wantInput) + " elements",
+            "a buffer of " + std::to_string(inputElements));
+  }
+
+  const bool floatAverage = data.op() == ReduceOp::Avg && isFloatingPoint(type);
+  for (const OutputSegment &segment : outputSegments(program, rank, count)) {
+    for (int64_t j = 0; j < segment.length; ++j) {
+      int64_t at = segment.outputBegin + j;
+      if (at >= outputElements)
+        break; // counted above
+      ++result.checked;
+      uint64_t got = loadBits(type, output, at);
+      int64_t index = segment.inputBegin + j;
+      if (segment.sourceRank >= 0) {
+        uint64_t want = data.bits(segment.sourceRank, index);
+        if (got != want)
+          wrong("output", at,
+                formatValue(type, want) + " (input[" + std::to_string(index) +
+                    "] of rank " + std::to_string(segment.sourceRank) + ")",
+                describeGot(got, true));
+        continue;
+      }
+      double want = expectedReduction(data, index);
+      uint64_t slot = got;
+      double value = loadElement(type, &slot, 0);
+      bool ok = floatAverage ? std::fabs(value - want) <= ulpAt(type, want)
+                             : value == want;
+      if (!ok) {
+        uint64_t wantBits = 0;
+        storeElement(type, &wantBits, 0, want);
+        wrong("output", at,
+              formatValue(type, wantBits) + " (" + reduceOpName(data.op()) +
+                  " of input[" + std::to_string(index) + "])",
+              describeGot(got, true));
+      }
+    }
+  }
+
+  for (int64_t i = 0; i < std::min(inputElements, wantInput); ++i) {
+    ++result.checked;
+    uint64_t got = loadBits(type, input, i);
+    uint64_t want = data.bits(rank, i);
+    if (got != want)
+      wrong("input", i, formatValue(type, want) + " (the run modified it)",
+            describeGot(got, false));
+  }
+  return result;
+}
+
+} // namespace check
+} // namespace collrt
