@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 #include "compiler/Check/CheckLowered.h"
 #include "compiler/Pipeline/Pipeline.h"
+#include "compiler/Plan/PlanBuilder.h"
 #include "compiler/Report/Report.h"
 #include "compiler/Select/Select.h"
 #include "compiler/Summary/CollectiveSummary.h"
@@ -71,7 +72,7 @@ static cl::opt<bool> dumpTopology(
              "and exit; no input program is needed"),
     cl::cat(collcCategory));
 
-enum class EmitKind { Report, Summary, Mlir, Sched, Volumes, Dot };
+enum class EmitKind { Report, Summary, Mlir, Sched, Volumes, Dot, Plan };
 static cl::opt<EmitKind>
     emitKind("emit", cl::desc("What to write"), cl::init(EmitKind::Report),
              cl::values(clEnumValN(EmitKind::Report, "report",
@@ -92,7 +93,12 @@ static cl::opt<EmitKind>
                                    "and each link carries, per collective"),
                         clEnumValN(EmitKind::Dot, "dot",
                                    "every schedule's dependency graph in "
-                                   "Graphviz DOT (small schedules only)")),
+                                   "Graphviz DOT (small schedules only)"),
+                        clEnumValN(EmitKind::Plan, "plan",
+                                   "the plan libcollrt and collc-run run: "
+                                   "every collective's verified schedule, "
+                                   "groups and element type as JSON "
+                                   "(docs/plan-format.md)")),
              cl::cat(collcCategory));
 
 static cl::opt<std::string> algoOption(
@@ -389,6 +395,28 @@ static bool emitDot(const std::vector<collc::CheckedCollective> &checked,
   return true;
 }
 
+/// --emit=plan: the plan of every collective (docs/plan-format.md); refuses,
+/// naming them, collectives without a verified schedule.
+static bool emitPlan(const std::vector<collc::CheckedCollective> &checked,
+                     const std::string &topologyName,
+                     const std::string &generatedBy, std::string &output) {
+  collc::PlanBuildOptions options;
+  options.topology = topologyName;
+  // compileModule proves every schedule with the default VerifyOptions.
+  options.connectionSlots = sched::VerifyOptions().connectionSlots;
+  options.generatedBy = generatedBy;
+  collrt::Plan plan;
+  std::vector<std::string> errors;
+  if (!collc::buildPlan(checked, options, plan, errors)) {
+    for (const std::string &error : errors)
+      llvm::errs() << "collc: error: " << error << "\n";
+    llvm::errs() << "collc: error: no plan written\n";
+    return false;
+  }
+  output = collrt::planToJson(plan);
+  return true;
+}
+
 static std::string emitName(EmitKind kind) {
   switch (kind) {
   case EmitKind::Report:
@@ -403,6 +431,8 @@ static std::string emitName(EmitKind kind) {
     return "volumes";
   case EmitKind::Dot:
     return "dot";
+  case EmitKind::Plan:
+    return "plan";
   }
   return "report";
 }
@@ -443,6 +473,11 @@ checkGeneratedOptions(const collc::topo::Topology &topology) {
     return fail(error);
   if (!sizes->range && !collc::sweep::checkExactSize(*spec, sizes->min, error))
     return fail(error);
+  if (sizes->range && emitKind == EmitKind::Plan)
+    return fail("--emit=plan needs a single --bytes SIZE, not the range '" +
+                bytesOption +
+                "': a plan is size-free (its chunks are cut at run time) and "
+                "collc-run sweeps sizes");
   if (sizes->range) {
     if (emitKind != EmitKind::Report)
       return fail("--emit=" + emitName(emitKind) +
@@ -703,6 +738,17 @@ static int run() {
   } else if (emitKind == EmitKind::Dot) {
     os.flush();
     if (!emitDot(checked, output))
+      return 1;
+  } else if (emitKind == EmitKind::Plan) {
+    std::string generatedBy;
+    if (generated) {
+      generatedBy =
+          "--collective " + collectiveOption + " --bytes " + bytesOption;
+      if (groupOption.getNumOccurrences())
+        generatedBy += " --group " + groupOption;
+    }
+    os.flush();
+    if (!emitPlan(checked, topologyName, generatedBy, output))
       return 1;
   } else {
     os << header;

@@ -22,6 +22,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace collrt {
@@ -87,8 +88,45 @@ Status loadPlanFile(const std::string &path, Plan *plan);
 /// so that a failure never leaves a half-written plan.
 Status savePlanFile(const std::string &path, const Plan &plan);
 
-/// PlanMismatch when the plan cannot run on a world of `worldSize` ranks.
+/// PlanMismatch when the plan cannot run on a world of `worldSize` ranks:
+/// a plan runs only on a world of exactly plan.worldSize ranks.
 Status checkPlanWorld(const Plan &plan, int32_t worldSize);
+
+/// The plan format's names are sched's (opcodeName, collectiveName,
+/// bufferName); these parse them back, false for anything else. One table
+/// serves the writer and the reader.
+bool parseOpcode(std::string_view name, collc::sched::Opcode *opcode);
+bool parseCollective(std::string_view name,
+                     collc::sched::Collective *collective);
+bool parseBuffer(std::string_view name, collc::sched::Buffer *buffer);
+
+/// The range of a buffer a message has the size of: what a send puts on the
+/// wire and what a recv stores the arrival into or combines it with (`dst`
+/// for the opcodes that store, `src` for send and recv_reduce_send).
+const collc::sched::ChunkRange &
+messageRange(const collc::sched::Instruction &instruction);
+
+/// One connection of a rank, from that rank's side: the peer (a group rank)
+/// and channel, and how many messages the rank sends on it (or receives on
+/// it) per run of the stream (per tile).
+struct PlanConnection {
+  int32_t peer = -1;
+  uint32_t channel = 0;
+  uint64_t messages = 0;
+  bool operator==(const PlanConnection &o) const {
+    return peer == o.peer && channel == o.channel && messages == o.messages;
+  }
+};
+
+/// Every connection group rank `rank` of `program` uses, counted from its
+/// instructions, each list sorted by (peer, channel). The plan's
+/// "connections" summary of a rank holds exactly this.
+struct RankConnections {
+  std::vector<PlanConnection> send;
+  std::vector<PlanConnection> recv;
+};
+RankConnections rankConnections(const collc::sched::Program &program,
+                                int32_t rank);
 
 } // namespace collrt
 
