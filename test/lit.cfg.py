@@ -18,6 +18,6 @@ config.substitutions.append(("%python", config.python_executable))
 
 llvm_config.with_system_environment(["HOME", "TMPDIR"])
 llvm_config.use_default_substitutions()
-tools = ["collc", "collc-opt"]
+tools = ["collc", "collc-opt", "collc-run"]
 llvm_config.add_tool_substitutions(tools, [config.collc_tools_dir])
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)

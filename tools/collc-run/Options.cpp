@@ -1,0 +1,282 @@
+//===- Options.cpp - collc-run's command line -----------------------------===//
+#include "tools/collc-run/Options.h"
+
+#include <cctype>
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+
+namespace collcrun {
+
+namespace {
+
+/// Largest size per rank collc-run accepts (what one rank's input may be).
+constexpr int64_t kMaxBytesPerRank = int64_t(1) << 40;
+
+bool parseInteger(const std::string &text, int64_t min, int64_t max,
+                  int64_t *value) {
+  if (text.empty() ||
+      !(std::isdigit(static_cast<unsigned char>(text[0])) || text[0] == '-'))
+    return false;
+  errno = 0;
+  char *end = nullptr;
+  long long v = std::strtoll(text.c_str(), &end, 10);
+  if (errno || *end || v < min || v > max)
+    return false;
+  *value = v;
+  return true;
+}
+
+std::string lower(std::string s) {
+  for (char &c : s)
+    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+bool parseBytesRange(const std::string &text, Options *o, std::string *error) {
+  std::vector<std::string> parts;
+  size_t start = 0;
+  for (;;) {
+    size_t colon = text.find(':', start);
+    parts.push_back(text.substr(start, colon - start));
+    if (colon == std::string::npos)
+      break;
+    start = colon + 1;
+  }
+  if (parts.size() > 3) {
+    *error = "--bytes '" + text +
+             "' has too many ':'; write SIZE or MIN:MAX[:FACTOR]";
+    return false;
+  }
+  if (!parseByteSize(parts[0], &o->minBytes, error))
+    return false;
+  o->maxBytes = o->minBytes;
+  if (parts.size() >= 2 && !parseByteSize(parts[1], &o->maxBytes, error))
+    return false;
+  if (o->maxBytes < o->minBytes) {
+    *error = "--bytes '" + text + "': the range ends (" +
+             formatBytes(o->maxBytes) + ") below where it starts (" +
+             formatBytes(o->minBytes) + ")";
+    return false;
+  }
+  if (parts.size() == 3 && !parseInteger(parts[2], 2, 1024, &o->factor)) {
+    *error = "--bytes '" + text + "': the factor '" + parts[2] +
+             "' must be a whole number from 2 to 1024";
+    return false;
+  }
+  o->bytesGiven = true;
+  return true;
+}
+
+} // namespace
+
+bool parseByteSize(const std::string &text, int64_t *bytes,
+                   std::string *error) {
+  size_t digits = 0;
+  while (digits < text.size() &&
+         std::isdigit(static_cast<unsigned char>(text[digits])))
+    ++digits;
+  if (digits == 0) {
+    *error = "'" + text +
+             "' is not a size: expected a whole number of bytes with an "
+             "optional unit (8, 64K, 1MiB, 8G)";
+    return false;
+  }
+  std::string unit = lower(text.substr(digits));
+  if (!unit.empty() && (unit[0] == '.' || unit[0] == ',')) {
+    *error = "'" + text +
+             "' is not a whole number of bytes (write 1536K, "
+             "not 1.5M)";
+    return false;
+  }
+  int shift;
+  if (unit.empty() || unit == "b")
+    shift = 0;
+  else if (unit == "k" || unit == "kib")
+    shift = 10;
+  else if (unit == "m" || unit == "mib")
+    shift = 20;
+  else if (unit == "g" || unit == "gib")
+    shift = 30;
+  else {
+    *error = "'" + text + "': unknown unit '" + text.substr(digits) +
+             "'; use B, K or KiB, M or MiB, G or GiB (powers of 1024)";
+    return false;
+  }
+  int64_t value = 0;
+  if (!parseInteger(text.substr(0, digits), 0, kMaxBytesPerRank, &value) ||
+      (value << shift) > kMaxBytesPerRank) {
+    *error = "'" + text + "' is too large: at most " +
+             formatBytes(kMaxBytesPerRank) + " per rank";
+    return false;
+  }
+  if (value == 0) {
+    *error = "'" + text + "': the size must be at least 1 byte";
+    return false;
+  }
+  *bytes = value << shift;
+  return true;
+}
+
+std::string formatBytes(int64_t bytes) {
+  static const char *units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  int unit = 0;
+  int64_t value = bytes;
+  while (unit < 4 && value >= 1024 && value % 1024 == 0) {
+    value /= 1024;
+    ++unit;
+  }
+  return std::to_string(value) + " " + units[unit];
+}
+
+const char *helpText() {
+  return R"(USAGE: collc-run PLAN.plan.json [options]
+
+Runs collective I of a plan written by `collc --emit=plan` on real buffers
+and prints a row per size as nccl-tests does (docs/collc-run.md).
+
+  --ranks N             run N ranks as threads of this process (in-process
+                        transport); without it, collc-run is one rank of a
+                        multi-process world started by a launcher: mpirun,
+                        torchrun, srun, or COLLC_RANK/COLLC_WORLD_SIZE plus
+                        COLLC_MASTER_ADDR/COLLC_MASTER_PORT (or MASTER_ADDR/
+                        MASTER_PORT)
+  --collective I        the plan's collective to run (default 0)
+  --bytes SIZE|MIN:MAX[:FACTOR]
+                        bytes of each rank's input buffer (8, 64K, 1MiB, 8G:
+                        powers of 1024); a range runs MIN, MIN*FACTOR, ...
+                        up to MAX (FACTOR 2 by default). Default: the plan's
+                        elements_per_rank
+  --check               fill inputs with position-dependent data, poison the
+                        outputs, and compare every element of every iteration
+                        with an independent reference
+  --iters N             timed iterations per size (default 20)
+  --warmup N            untimed iterations before them (default 5)
+  --timeout SECONDS     the watchdog: a run (or the set-up) that takes longer
+                        fails with a report of what every channel waits for
+                        (default 60)
+  --transport auto|shm|tcp
+                        between processes: shared memory (one host), TCP, or
+                        auto (shm when every rank is on one host; default)
+  --slot-bytes N        the largest message a connection slot holds; chunks
+                        are cut into tiles that fit (default 1MiB)
+  --help                this text
+
+Exit status: 0 when every run succeeded (and, with --check, every element was
+right); 1 on a wrong element or a failed run (its message says why); 2 on a
+bad argument or plan.
+)";
+}
+
+bool parseOptions(int argc, char **argv, Options *o, std::string *error) {
+  auto value = [&](int &i, const std::string &name, std::string *out) {
+    std::string arg = argv[i];
+    size_t eq = arg.find('=');
+    if (eq != std::string::npos) {
+      *out = arg.substr(eq + 1);
+      return true;
+    }
+    if (i + 1 >= argc) {
+      *error = name + " needs a value";
+      return false;
+    }
+    *out = argv[++i];
+    return true;
+  };
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    std::string name = arg.substr(0, arg.find('='));
+    std::string v;
+    int64_t n = 0;
+    if (arg == "--help" || arg == "-h") {
+      o->help = true;
+      return true;
+    }
+    if (arg == "--check") {
+      o->check = true;
+    } else if (name == "--ranks") {
+      if (!value(i, name, &v))
+        return false;
+      if (!parseInteger(v, 1, 4096, &n)) {
+        *error = "--ranks '" + v + "' must be a whole number from 1 to 4096";
+        return false;
+      }
+      o->ranks = static_cast<int32_t>(n);
+    } else if (name == "--collective") {
+      if (!value(i, name, &v))
+        return false;
+      if (!parseInteger(v, 0, 1 << 30, &n)) {
+        *error = "--collective '" + v +
+                 "' must be the index of one of the plan's collectives (0, "
+                 "1, ...)";
+        return false;
+      }
+      o->collective = static_cast<size_t>(n);
+    } else if (name == "--bytes") {
+      if (!value(i, name, &v) || !parseBytesRange(v, o, error))
+        return false;
+    } else if (name == "--iters" || name == "--warmup") {
+      if (!value(i, name, &v))
+        return false;
+      if (!parseInteger(v, name == "--iters" ? 1 : 0, 1000000000, &n)) {
+        *error = name + " '" + v + "' must be a whole number from " +
+                 (name == "--iters" ? "1" : "0") + " to 1000000000";
+        return false;
+      }
+      (name == "--iters" ? o->iters : o->warmup) = static_cast<int>(n);
+    } else if (name == "--timeout") {
+      if (!value(i, name, &v))
+        return false;
+      char *end = nullptr;
+      errno = 0;
+      double t = std::strtod(v.c_str(), &end);
+      if (v.empty() || errno || *end || !std::isfinite(t) || t <= 0 ||
+          t > 86400) {
+        *error = "--timeout '" + v +
+                 "' must be a number of seconds above 0 and at most 86400";
+        return false;
+      }
+      o->timeoutSeconds = t;
+    } else if (name == "--transport") {
+      if (!value(i, name, &v))
+        return false;
+      if (v != "auto" && v != "shm" && v != "tcp") {
+        *error = "--transport '" + v + "' must be auto, shm or tcp";
+        return false;
+      }
+      o->transport = v;
+      o->transportGiven = true;
+    } else if (name == "--slot-bytes") {
+      if (!value(i, name, &v))
+        return false;
+      int64_t bytes = 0;
+      if (!parseByteSize(v, &bytes, error)) {
+        *error = "--slot-bytes " + *error;
+        return false;
+      }
+      o->slotBytes = static_cast<size_t>(bytes);
+    } else if (!arg.empty() && arg[0] == '-') {
+      *error = "unknown option '" + arg + "'";
+      return false;
+    } else if (o->planPath.empty()) {
+      o->planPath = arg;
+    } else {
+      *error = "more than one plan given ('" + o->planPath + "' and '" + arg +
+               "'); collc-run runs one plan";
+      return false;
+    }
+  }
+  if (o->planPath.empty()) {
+    *error = "no plan given: collc-run PLAN.plan.json [options] (write one "
+             "with collc --emit=plan -o PLAN.plan.json)";
+    return false;
+  }
+  if (o->ranks > 0 && o->transportGiven) {
+    *error = "--transport applies between processes; --ranks runs the ranks "
+             "as threads of one process over the in-process transport";
+    return false;
+  }
+  return true;
+}
+
+} // namespace collcrun

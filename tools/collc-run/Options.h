@@ -1,0 +1,51 @@
+//===- Options.h - collc-run's command line --------------------*- C++ -*-===//
+#ifndef COLLC_TOOLS_COLLC_RUN_OPTIONS_H
+#define COLLC_TOOLS_COLLC_RUN_OPTIONS_H
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace collcrun {
+
+/// Defaults are those of docs/collc-run.md; the header collc-run prints
+/// shows every value in effect.
+struct Options {
+  std::string planPath;
+  /// The plan's collective to run (its index in "collectives").
+  size_t collective = 0;
+  /// Ranks as threads of this process (--ranks); 0: one process per rank
+  /// under a launcher.
+  int32_t ranks = 0;
+  /// --bytes: sizes per rank, MIN, MIN*factor, ... <= MAX; empty: the
+  /// plan's elements_per_rank.
+  bool bytesGiven = false;
+  int64_t minBytes = 0, maxBytes = 0, factor = 2;
+  bool check = false;
+  int iters = 20;
+  int warmup = 5;
+  double timeoutSeconds = 60;
+  std::string transport = "auto";
+  bool transportGiven = false;
+  size_t slotBytes = size_t(1) << 20;
+  bool help = false;
+};
+
+/// Parses argv; false with `error` (one line naming the argument) on any
+/// bad argument.
+bool parseOptions(int argc, char **argv, Options *options, std::string *error);
+
+/// The --help text.
+const char *helpText();
+
+/// A byte size as collc writes it: 8, 64K, 1MiB, 8G (powers of 1024); false
+/// with `error` otherwise.
+bool parseByteSize(const std::string &text, int64_t *bytes, std::string *error);
+
+/// "4 KiB", "1 MiB", "1536 B".
+std::string formatBytes(int64_t bytes);
+
+} // namespace collcrun
+
+#endif

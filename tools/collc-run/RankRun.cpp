@@ -1,0 +1,370 @@
+//===- RankRun.cpp - one rank's sizes, iterations and checks --------------===//
+#include "tools/collc-run/RankRun.h"
+
+#include "runtime/check/Reference.h"
+
+#include <algorithm>
+#include <chrono>
+#include <condition_variable>
+#include <cstring>
+#include <mutex>
+
+namespace collcrun {
+
+using collc::sched::Collective;
+using collc::sched::Program;
+using collrt::ErrorCode;
+using collrt::Status;
+
+namespace {
+
+int32_t groupRankOf(const collrt::PlanCollective &collective, int32_t world) {
+  for (const std::vector<int32_t> &group : collective.groups)
+    for (size_t i = 0; i < group.size(); ++i)
+      if (group[i] == world)
+        return static_cast<int32_t>(i);
+  return -1;
+}
+
+class ThreadExchange : public ReportExchange {
+public:
+  ThreadExchange(int32_t worldSize, double timeoutSeconds)
+      : slots_(size_t(worldSize)), arrived_(size_t(worldSize), false),
+        timeoutSeconds_(timeoutSeconds) {}
+
+  Status allGather(int32_t rank, const RankReport &mine,
+                   std::vector<RankReport> *all) override {
+    std::unique_lock<std::mutex> lock(mutex_);
+    if (!abandoned_.empty())
+      return Status(ErrorCode::PeerFailure, abandoned_);
+    slots_[size_t(rank)] = mine;
+    arrived_[size_t(rank)] = true;
+    uint64_t generation = generation_;
+    if (std::count(arrived_.begin(), arrived_.end(), true) ==
+        static_cast<long>(arrived_.size())) {
+      result_ = slots_;
+      std::fill(arrived_.begin(), arrived_.end(), false);
+      ++generation_;
+      changed_.notify_all();
+      *all = result_;
+      return Status::success();
+    }
+    auto deadline =
+        std::chrono::steady_clock::now() +
+        std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+            std::chrono::duration<double>(timeoutSeconds_));
+    bool done = changed_.wait_until(lock, deadline, [&] {
+      return generation_ != generation || !abandoned_.empty();
+    });
+    if (generation_ != generation) {
+      *all = result_; // stays until every rank, this one too, arrives again
+      return Status::success();
+    }
+    if (done)
+      return Status(ErrorCode::PeerFailure, abandoned_);
+    std::string missing;
+    for (size_t r = 0; r < arrived_.size(); ++r)
+      if (!arrived_[r])
+        missing += (missing.empty() ? "" : ", ") + std::to_string(r);
+    return Status(ErrorCode::Timeout,
+                  "rank " + std::to_string(rank) + " waited " +
+                      std::to_string(timeoutSeconds_) +
+                      " s for the other ranks to finish the size; ranks " +
+                      missing + " never did");
+  }
+
+  void abandon(int32_t rank, const std::string &why) override {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (abandoned_.empty())
+      abandoned_ = "rank " + std::to_string(rank) + " stopped: " + why;
+    changed_.notify_all();
+  }
+
+private:
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  std::vector<RankReport> slots_, result_;
+  std::vector<bool> arrived_;
+  uint64_t generation_ = 0;
+  std::string abandoned_;
+  double timeoutSeconds_;
+};
+
+/// Three f64 per rank: mean seconds, wrong, checked (exact below 2^53).
+constexpr int64_t kReportElements = 3;
+
+/// A direct all_gather of the world: every rank copies its input into its
+/// own output part, sends it to every other rank on a connection of its
+/// own (one message each, so no send waits), then receives theirs.
+Program reportProgram(int32_t n) {
+  Program p;
+  p.algorithm = "collc-run report exchange (direct all_gather)";
+  p.collective = Collective::AllGather;
+  p.numRanks = n;
+  p.chunksPerPart = 1;
+  p.buffers.inputChunks = 1;
+  p.buffers.outputChunks = static_cast<uint32_t>(n);
+  p.ranks.resize(size_t(n));
+  using collc::sched::Buffer;
+  using collc::sched::Instruction;
+  using collc::sched::Opcode;
+  for (int32_t r = 0; r < n; ++r) {
+    auto &stream = p.ranks[size_t(r)].channels.emplace_back().instructions;
+    Instruction copy;
+    copy.opcode = Opcode::Copy;
+    copy.src = {Buffer::Input, 0, 1};
+    copy.dst = {Buffer::Output, static_cast<uint32_t>(r), 1};
+    stream.push_back(copy);
+    for (int32_t d = 1; d < n; ++d) {
+      Instruction send;
+      send.opcode = Opcode::Send;
+      send.sendPeer = (r + d) % n;
+      send.src = {Buffer::Input, 0, 1};
+      send.step = d;
+      stream.push_back(send);
+    }
+    for (int32_t d = 1; d < n; ++d) {
+      Instruction recv;
+      recv.opcode = Opcode::Recv;
+      int32_t from = (r - d + n) % n;
+      recv.recvPeer = from;
+      recv.dst = {Buffer::Output, static_cast<uint32_t>(from), 1};
+      recv.step = d;
+      stream.push_back(recv);
+    }
+  }
+  return p;
+}
+
+class CommunicatorExchange : public ReportExchange {
+public:
+  CommunicatorExchange(collrt::Communicator &comm, collrt::Plan plan)
+      : comm_(comm), plan_(std::move(plan)) {}
+
+  Status allGather(int32_t, const RankReport &mine,
+                   std::vector<RankReport> *all) override {
+    double in[kReportElements] = {mine.meanSeconds, double(mine.wrong),
+                                  double(mine.checked)};
+    std::vector<double> out(size_t(kReportElements * comm_.worldSize()));
+    Status s = comm_.run(plan_, 0, in, out.data(), kReportElements,
+                         collrt::DataType::F64, collrt::ReduceOp::Sum);
+    if (!s.ok())
+      return Status(s.code(), "exchanging the ranks' reports: " + s.message());
+    all->assign(size_t(comm_.worldSize()), RankReport());
+    for (size_t r = 0; r < all->size(); ++r) {
+      (*all)[r].meanSeconds = out[r * kReportElements];
+      (*all)[r].wrong = static_cast<int64_t>(out[r * kReportElements + 1]);
+      (*all)[r].checked = static_cast<int64_t>(out[r * kReportElements + 2]);
+    }
+    return Status::success();
+  }
+
+  // A failed process exits; the others' exchange runs fail with PeerFailure
+  // or the watchdog's report.
+  void abandon(int32_t, const std::string &) override {}
+
+private:
+  collrt::Communicator &comm_;
+  collrt::Plan plan_;
+};
+
+std::string sizeLabel(const SizeCase &size) {
+  return formatBytes(size.bytesPerRank);
+}
+
+} // namespace
+
+std::unique_ptr<ReportExchange> createThreadExchange(int32_t worldSize,
+                                                     double timeoutSeconds) {
+  return std::make_unique<ThreadExchange>(worldSize, timeoutSeconds);
+}
+
+Status createCommunicatorExchange(collrt::Communicator &comm,
+                                  std::unique_ptr<ReportExchange> *exchange) {
+  collrt::Plan plan;
+  plan.producer = "collc-run";
+  plan.topology = "-";
+  plan.worldSize = comm.worldSize();
+  collrt::PlanCollective collective;
+  collective.location = "collc-run report exchange";
+  collective.dtype = collrt::DataType::F64;
+  collective.elementsPerRank = kReportElements;
+  collective.groups.emplace_back();
+  for (int32_t r = 0; r < comm.worldSize(); ++r)
+    collective.groups.back().push_back(r);
+  collective.connectionSlots = 1;
+  collective.program = reportProgram(comm.worldSize());
+  plan.collectives.push_back(std::move(collective));
+  // Through the reader, so that the exchange obeys every rule of the
+  // format like any plan.
+  collrt::Plan checked;
+  Status s = collrt::planFromJson(collrt::planToJson(plan),
+                                  "collc-run's report-exchange plan", &checked);
+  if (!s.ok())
+    return s;
+  *exchange = std::make_unique<CommunicatorExchange>(comm, std::move(checked));
+  return Status::success();
+}
+
+double algbwBytes(const Program &program, int64_t bytesPerRank) {
+  if (program.collective == Collective::AllGather ||
+      program.collective == Collective::Gather)
+    return double(program.numRanks) * double(bytesPerRank);
+  return double(bytesPerRank);
+}
+
+double busbwFactor(const Program &program) {
+  double n = program.numRanks;
+  switch (program.collective) {
+  case Collective::AllReduce:
+    return 2 * (n - 1) / n;
+  case Collective::AllGather:
+  case Collective::ReduceScatter:
+  case Collective::AllToAll:
+  case Collective::AllToAllV:
+  case Collective::Scatter:
+  case Collective::Gather:
+    return (n - 1) / n;
+  case Collective::Broadcast:
+  case Collective::Reduce:
+  case Collective::SendRecv:
+    return 1;
+  }
+  return 1;
+}
+
+void printTableHeader(FILE *out) {
+  std::fprintf(out, "#%11s %12s %8s %6s %11s %8s %8s %8s\n", "size", "count",
+               "type", "redop", "time", "algbw", "busbw", "#wrong");
+  std::fprintf(out, "#%11s %12s %8s %6s %11s %8s %8s %8s\n", "(B)",
+               "(elements)", "", "", "(us)", "(GB/s)", "(GB/s)", "");
+  std::fflush(out);
+}
+
+Status runRank(const RunSetup &setup, collrt::Communicator &comm,
+               ReportExchange &exchange) {
+  const collrt::PlanCollective &collective =
+      setup.plan->collectives[setup.index];
+  const Program &program = collective.program;
+  const Options &options = *setup.options;
+  const collrt::DataType type = collective.dtype;
+  const collrt::ReduceOp op = collective.reduction;
+  const size_t elementSize = collrt::dataTypeSize(type);
+  const int32_t world = comm.rank();
+  const int32_t rank = groupRankOf(collective, world);
+  const std::string who = rank == world || rank < 0
+                              ? "rank " + std::to_string(world)
+                              : "rank " + std::to_string(world) +
+                                    " (group rank " + std::to_string(rank) +
+                                    ")";
+  int64_t totalWrong = 0;
+
+  for (const SizeCase &size : setup.sizes) {
+    int64_t count = size.count, inputElements = 0, outputElements = 0;
+    if (rank >= 0) {
+      if (program.collective == Collective::AllToAllV)
+        count = collrt::check::referenceInputElements(program, rank, 0);
+      inputElements =
+          collrt::check::referenceInputElements(program, rank, count);
+      outputElements = collrt::outputElements(collective, rank, count);
+      int64_t defined =
+          collrt::check::referenceOutputElements(program, rank, count);
+      if (outputElements != defined) {
+        Status s(ErrorCode::CheckFailed,
+                 who + ": libcollrt's outputElements gives " +
+                     std::to_string(outputElements) + " elements for " +
+                     std::to_string(count) + " input elements of " +
+                     collc::sched::collectiveName(program.collective) +
+                     ", whose definition gives " + std::to_string(defined));
+        exchange.abandon(world, s.message());
+        return s;
+      }
+    }
+    std::vector<uint8_t> input(size_t(std::max<int64_t>(inputElements, 1)) *
+                               elementSize),
+        output(size_t(std::max<int64_t>(outputElements, 1)) * elementSize);
+    if (rank >= 0 && !options.check)
+      collrt::check::TestData(program, type, op, 0)
+          .fillInput(rank, input.data(), inputElements);
+
+    RankReport report;
+    double seconds = 0;
+    size_t examplesShown = 0;
+    const int runs = options.warmup + options.iters;
+    for (int it = 0; it < runs; ++it) {
+      collrt::check::TestData data(program, type, op, uint64_t(it));
+      if (options.check && rank >= 0) {
+        data.fillInput(rank, input.data(), inputElements);
+        collrt::check::TestData::poison(type, output.data(), outputElements);
+      }
+      auto start = std::chrono::steady_clock::now();
+      Status s = comm.run(*setup.plan, setup.index, input.data(), output.data(),
+                          count, type, op);
+      auto end = std::chrono::steady_clock::now();
+      if (!s.ok()) {
+        Status failed(s.code(), who + ", " + sizeLabel(size) + ", iteration " +
+                                    std::to_string(it) + ": " + s.message());
+        exchange.abandon(world, failed.message());
+        return failed;
+      }
+      if (it >= options.warmup)
+        seconds += std::chrono::duration<double>(end - start).count();
+      if (options.check && rank >= 0) {
+        collrt::check::CheckResult result = collrt::check::checkRank(
+            data, rank, count, input.data(), inputElements, output.data(),
+            outputElements);
+        report.wrong += result.wrong;
+        report.checked += result.checked;
+        if (result.wrong && examplesShown == 0) {
+          std::string text =
+              "collc-run: " + who + ", " + sizeLabel(size) + ", iteration " +
+              std::to_string(it) + ": " + std::to_string(result.wrong) +
+              " of " + std::to_string(result.checked) + " elements wrong\n";
+          for (const auto &e : result.examples)
+            text += "collc-run:   " + e.describe() + "\n";
+          std::fputs(text.c_str(), stderr);
+          examplesShown = result.examples.size();
+        }
+      }
+    }
+    report.meanSeconds = seconds / options.iters;
+
+    std::vector<RankReport> all;
+    Status s = exchange.allGather(world, report, &all);
+    if (!s.ok())
+      return Status(s.code(),
+                    who + ", " + sizeLabel(size) + ": " + s.message());
+    RankReport total;
+    for (const RankReport &r : all) {
+      total.meanSeconds = std::max(total.meanSeconds, r.meanSeconds);
+      total.wrong += r.wrong;
+      total.checked += r.checked;
+    }
+    totalWrong += total.wrong;
+    if (world == 0) {
+      double us = total.meanSeconds * 1e6;
+      double algbw =
+          total.meanSeconds > 0
+              ? algbwBytes(program, size.bytesPerRank) / total.meanSeconds / 1e9
+              : 0;
+      std::string wrong =
+          options.check ? std::to_string(total.wrong) : std::string("N/A");
+      bool reducing = collrt::check::reduces(program.collective);
+      std::fprintf(
+          setup.out, "%12lld %12lld %8s %6s %11.2f %8.3f %8.3f %8s\n",
+          static_cast<long long>(size.bytesPerRank),
+          static_cast<long long>(size.bytesPerRank / int64_t(elementSize)),
+          collrt::dataTypeName(type),
+          reducing ? collrt::reduceOpName(op) : "none", us, algbw,
+          algbw * busbwFactor(program), wrong.c_str());
+      std::fflush(setup.out);
+    }
+  }
+  if (totalWrong)
+    return Status(ErrorCode::CheckFailed,
+                  std::to_string(totalWrong) +
+                      " wrong elements over all ranks, sizes and iterations");
+  return Status::success();
+}
+
+} // namespace collcrun

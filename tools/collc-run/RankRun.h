@@ -1,0 +1,87 @@
+//===- RankRun.h - one rank's sizes, iterations and checks -----*- C++ -*-===//
+//
+// What every rank of a collc-run does, as a thread (--ranks) or as a
+// process: for each size, warm-up and timed runs of the plan's collective,
+// with --check the inputs of TestData, poisoned outputs and a comparison
+// with the reference after every run; then the ranks all-gather their
+// reports and rank 0 prints the size's row.
+//
+//===----------------------------------------------------------------------===//
+#ifndef COLLC_TOOLS_COLLC_RUN_RANKRUN_H
+#define COLLC_TOOLS_COLLC_RUN_RANKRUN_H
+
+#include "collrt/collrt.h"
+#include "tools/collc-run/Options.h"
+
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace collcrun {
+
+/// What a rank reports about one size.
+struct RankReport {
+  /// Mean time of one timed run, seconds.
+  double meanSeconds = 0;
+  int64_t wrong = 0;
+  int64_t checked = 0;
+};
+
+/// All-gathers the reports of every world rank, in rank order.
+class ReportExchange {
+public:
+  virtual ~ReportExchange() = default;
+  virtual collrt::Status allGather(int32_t rank, const RankReport &mine,
+                                   std::vector<RankReport> *all) = 0;
+  /// A rank that stops early (its run failed) says so; the others'
+  /// allGather then fail instead of waiting for it.
+  virtual void abandon(int32_t rank, const std::string &why) = 0;
+};
+
+/// Ranks as threads: shared memory and a condition variable; a wait gives
+/// up after `timeoutSeconds` (a rank that never arrives is named).
+std::unique_ptr<ReportExchange> createThreadExchange(int32_t worldSize,
+                                                     double timeoutSeconds);
+
+/// Ranks as processes: a small all_gather plan of f64 run through `comm`
+/// itself (no second rendezvous).
+collrt::Status
+createCommunicatorExchange(collrt::Communicator &comm,
+                           std::unique_ptr<ReportExchange> *exchange);
+
+/// One size of the sweep.
+struct SizeCase {
+  /// Bytes of each rank's input (all_to_all_v: the mean over ranks).
+  int64_t bytesPerRank = 0;
+  /// Elements of each rank's input (all_to_all_v: unused, the send counts
+  /// fix every rank's).
+  int64_t count = 0;
+};
+
+struct RunSetup {
+  const collrt::Plan *plan = nullptr;
+  size_t index = 0;
+  const Options *options = nullptr;
+  std::vector<SizeCase> sizes;
+  /// Where rank 0 prints the rows.
+  FILE *out = stdout;
+};
+
+/// The size nccl-tests divides by the time for algbw (the output, N x M,
+/// for all_gather and gather; M otherwise) and the busbw factor.
+double algbwBytes(const collc::sched::Program &program, int64_t bytesPerRank);
+double busbwFactor(const collc::sched::Program &program);
+
+/// The column header of the table (two lines starting with '#').
+void printTableHeader(FILE *out);
+
+/// Runs every size on this rank (rank 0 prints a row per size as it
+/// completes). Returns the first failure; CheckFailed when any rank found
+/// wrong elements (each rank prints its first few to stderr).
+collrt::Status runRank(const RunSetup &setup, collrt::Communicator &comm,
+                       ReportExchange &exchange);
+
+} // namespace collcrun
+
+#endif

@@ -1,0 +1,299 @@
+//===- collc-run.cpp - run a plan on real buffers -------------------------===//
+//
+// collc-run PLAN.plan.json [--ranks N] [--bytes MIN:MAX] [--check] ...:
+// runs one collective of a plan that `collc --emit=plan` wrote, with the
+// ranks as threads of this process (--ranks) or as processes started by a
+// launcher, and prints a row per size as nccl-tests does. With --check every
+// element of every iteration is compared with an independent reference
+// (runtime/check). docs/collc-run.md describes it.
+//
+//===----------------------------------------------------------------------===//
+#include "collrt/Bootstrap.h"
+#include "collrt/collrt.h"
+#include "runtime/check/Reference.h"
+#include "tools/collc-run/Options.h"
+#include "tools/collc-run/RankRun.h"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <thread>
+
+using namespace collcrun;
+using collc::sched::Collective;
+using collrt::Status;
+
+namespace {
+
+/// Exit codes (docs/collc-run.md).
+constexpr int kExitFailed = 1;
+constexpr int kExitBadInput = 2;
+
+int fail(int code, const std::string &message) {
+  std::fprintf(stderr, "collc-run: %s\n", message.c_str());
+  return code;
+}
+
+/// The sizes to run, or false with `error`.
+bool chooseSizes(const Options &o, const collrt::PlanCollective &collective,
+                 std::vector<SizeCase> *sizes, std::string *error) {
+  const collc::sched::Program &program = collective.program;
+  const int64_t elementSize =
+      static_cast<int64_t>(collrt::dataTypeSize(collective.dtype));
+  if (program.collective == Collective::AllToAllV) {
+    if (o.bytesGiven) {
+      *error = "all_to_all_v's sizes are its send counts, compiled into the "
+               "plan; --bytes does not apply to it";
+      return false;
+    }
+    int64_t total = 0;
+    for (int64_t c : program.sendCounts)
+      total += c;
+    sizes->push_back({total * elementSize / std::max(program.numRanks, 1), -1});
+    return true;
+  }
+  if (!o.bytesGiven) {
+    if (collective.elementsPerRank < 0) {
+      *error = "the plan's collective " + std::to_string(o.collective) +
+               " was compiled without a size (elements_per_rank -1); give "
+               "--bytes SIZE or MIN:MAX";
+      return false;
+    }
+    sizes->push_back(
+        {collective.elementsPerRank * elementSize, collective.elementsPerRank});
+    return true;
+  }
+  for (int64_t b = o.minBytes; b <= o.maxBytes; b *= o.factor) {
+    if (b % elementSize) {
+      *error = "--bytes: " + std::to_string(b) + " bytes is not a whole " +
+               "number of " + collrt::dataTypeName(collective.dtype) +
+               " elements (" + std::to_string(elementSize) + " bytes each)";
+      return false;
+    }
+    sizes->push_back({b, b / elementSize});
+    if (b > o.maxBytes / o.factor)
+      break;
+  }
+  return true;
+}
+
+/// Bytes of input and output buffers `ranks` of this process hold at the
+/// largest size.
+double bufferBytes(const collrt::PlanCollective &collective,
+                   const std::vector<SizeCase> &sizes,
+                   const std::vector<int32_t> &worldRanks) {
+  const auto &program = collective.program;
+  double most = 0;
+  for (const SizeCase &size : sizes) {
+    double bytes = 0;
+    for (int32_t world : worldRanks)
+      for (const auto &group : collective.groups)
+        for (size_t g = 0; g < group.size(); ++g)
+          if (group[g] == world) {
+            int32_t r = static_cast<int32_t>(g);
+            int64_t count =
+                program.collective == Collective::AllToAllV ? 0 : size.count;
+            bytes +=
+                double(
+                    collrt::check::referenceInputElements(program, r, count) +
+                    collrt::check::referenceOutputElements(program, r, count)) *
+                double(collrt::dataTypeSize(collective.dtype));
+          }
+    most = std::max(most, bytes);
+  }
+  return most;
+}
+
+bool checkMemory(double needed, std::string *error) {
+  double physical =
+      double(sysconf(_SC_PHYS_PAGES)) * double(sysconf(_SC_PAGESIZE));
+  if (physical > 0 && needed > 0.8 * physical) {
+    *error = "the buffers need " +
+             std::to_string(static_cast<long long>(needed / (1 << 20))) +
+             " MiB in this process, more than 80% of the machine's " +
+             std::to_string(static_cast<long long>(physical / (1 << 20))) +
+             " MiB; use a smaller --bytes or fewer --ranks";
+    return false;
+  }
+  return true;
+}
+
+void printHeader(const Options &o, const collrt::Plan &plan,
+                 const collrt::PlanCollective &collective, int32_t worldSize,
+                 const char *transport, bool threads) {
+  const auto &program = collective.program;
+  std::printf("# collc-run: plan %s (written by %s for topology %s, world "
+              "%d)\n",
+              o.planPath.c_str(), plan.producer.c_str(), plan.topology.c_str(),
+              plan.worldSize);
+  std::printf("# collective %zu of %zu: %s at %s, algorithm %s, %zu group%s "
+              "of %d ranks, %u chunks per part\n",
+              o.collective, plan.collectives.size(),
+              collc::sched::collectiveName(program.collective),
+              collective.location.c_str(), program.algorithm.c_str(),
+              collective.groups.size(),
+              collective.groups.size() == 1 ? "" : "s", program.numRanks,
+              program.chunksPerPart);
+  std::printf("# dtype %s, op %s; %d ranks as %s, transport %s\n",
+              collrt::dataTypeName(collective.dtype),
+              collrt::check::reduces(program.collective)
+                  ? collrt::reduceOpName(collective.reduction)
+                  : "none",
+              worldSize, threads ? "threads of one process" : "processes",
+              transport);
+  std::printf("# iters %d, warmup %d, timeout %g s, slot bytes %s, %u "
+              "connection slots, check %s\n",
+              o.iters, o.warmup, o.timeoutSeconds,
+              formatBytes(int64_t(o.slotBytes)).c_str(),
+              collective.connectionSlots, o.check ? "on" : "off");
+  printTableHeader(stdout);
+}
+
+int runThreads(const Options &o, const collrt::Plan &plan,
+               const RunSetup &setup) {
+  const auto &collective = plan.collectives[o.collective];
+  std::vector<int32_t> all;
+  for (int32_t r = 0; r < o.ranks; ++r)
+    all.push_back(r);
+  std::string error;
+  if (!checkMemory(bufferBytes(collective, setup.sizes, all), &error))
+    return fail(kExitBadInput, error);
+  collrt::CommOptions comm;
+  comm.timeoutSeconds = o.timeoutSeconds;
+  comm.slotBytes = o.slotBytes;
+  std::vector<std::unique_ptr<collrt::Communicator>> comms;
+  Status s = collrt::Communicator::createInProcessGroup(o.ranks, comm, &comms);
+  if (!s.ok())
+    return fail(kExitFailed, s.toString());
+  printHeader(o, plan, collective, o.ranks, comms[0]->transportName(), true);
+  // A rank waits for the others' reports at most as long as all its runs
+  // could take under the watchdog.
+  auto exchange = createThreadExchange(o.ranks, o.timeoutSeconds *
+                                                    (o.warmup + o.iters + 2));
+  std::vector<Status> results(size_t(o.ranks));
+  std::vector<std::thread> threads;
+  for (int32_t r = 0; r < o.ranks; ++r)
+    threads.emplace_back([&, r] {
+      results[size_t(r)] = runRank(setup, *comms[size_t(r)], *exchange);
+    });
+  for (std::thread &t : threads)
+    t.join();
+  int code = 0;
+  std::string lastCheckFailure;
+  for (const Status &result : results) {
+    if (result.ok())
+      continue;
+    code = kExitFailed;
+    // Every rank reports the same total of wrong elements: print it once.
+    if (result.code() == collrt::ErrorCode::CheckFailed &&
+        result.message() == lastCheckFailure)
+      continue;
+    if (result.code() == collrt::ErrorCode::CheckFailed)
+      lastCheckFailure = result.message();
+    std::fprintf(stderr, "collc-run: %s\n", result.toString().c_str());
+  }
+  return code;
+}
+
+const char *lookupEnvironment(const char *name) { return std::getenv(name); }
+
+int runProcess(const Options &o, const collrt::Plan &plan,
+               const RunSetup &setup) {
+  const auto &collective = plan.collectives[o.collective];
+  collrt::LaunchInfo launch;
+  Status s = collrt::detectLaunch(lookupEnvironment, &launch);
+  if (!s.ok())
+    return fail(
+        kExitBadInput,
+        "no --ranks given, and this process was not started as a rank of a "
+        "launcher's world (" +
+            s.message() +
+            "). Run N ranks as threads of one process with --ranks N, or one "
+            "process per rank with mpirun -np N -x MASTER_ADDR=HOST -x "
+            "MASTER_PORT=PORT collc-run ..., torchrun, srun, or "
+            "COLLC_RANK, COLLC_WORLD_SIZE, COLLC_MASTER_ADDR and "
+            "COLLC_MASTER_PORT set for each process");
+  s = collrt::checkPlanWorld(plan, launch.worldSize);
+  if (!s.ok())
+    return fail(kExitBadInput,
+                "rank " + std::to_string(launch.rank) + ": " + s.toString());
+  std::string error;
+  if (!checkMemory(bufferBytes(collective, setup.sizes, {launch.rank}), &error))
+    return fail(kExitBadInput,
+                "rank " + std::to_string(launch.rank) + ": " + error);
+  collrt::CommOptions comm;
+  comm.transport = o.transport;
+  comm.timeoutSeconds = o.timeoutSeconds;
+  comm.slotBytes = o.slotBytes;
+  std::unique_ptr<collrt::Communicator> communicator;
+  s = collrt::Communicator::createFromEnvironment(comm, &communicator);
+  if (!s.ok())
+    return fail(kExitFailed,
+                "rank " + std::to_string(launch.rank) + ": " + s.toString());
+  std::unique_ptr<ReportExchange> exchange;
+  s = createCommunicatorExchange(*communicator, &exchange);
+  if (!s.ok())
+    return fail(kExitFailed, s.toString());
+  if (communicator->rank() == 0)
+    printHeader(o, plan, collective, communicator->worldSize(),
+                communicator->transportName(), false);
+  s = runRank(setup, *communicator, *exchange);
+  if (!s.ok()) {
+    // Each process reports its own failure; wrong elements are reported
+    // (with the total) by rank 0 only.
+    if (s.code() != collrt::ErrorCode::CheckFailed || communicator->rank() == 0)
+      std::fprintf(stderr, "collc-run: %s\n", s.toString().c_str());
+    return kExitFailed;
+  }
+  return 0;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  Options o;
+  std::string error;
+  if (!parseOptions(argc, argv, &o, &error)) {
+    std::fprintf(stderr,
+                 "collc-run: %s\n(collc-run --help lists the "
+                 "options)\n",
+                 error.c_str());
+    return kExitBadInput;
+  }
+  if (o.help) {
+    std::fputs(helpText(), stdout);
+    return 0;
+  }
+  collrt::Plan plan;
+  Status s = collrt::loadPlanFile(o.planPath, &plan);
+  if (!s.ok())
+    return fail(kExitBadInput, s.toString());
+  if (o.collective >= plan.collectives.size()) {
+    std::string list;
+    for (size_t i = 0; i < plan.collectives.size(); ++i)
+      list +=
+          "\n  " + std::to_string(i) + ": " +
+          collc::sched::collectiveName(plan.collectives[i].program.collective) +
+          " (" + plan.collectives[i].program.algorithm + ") at " +
+          plan.collectives[i].location;
+    return fail(kExitBadInput, "--collective " + std::to_string(o.collective) +
+                                   ": " + o.planPath + " has " +
+                                   std::to_string(plan.collectives.size()) +
+                                   " collective(s):" + list);
+  }
+  RunSetup setup;
+  setup.plan = &plan;
+  setup.index = o.collective;
+  setup.options = &o;
+  if (!chooseSizes(o, plan.collectives[o.collective], &setup.sizes, &error))
+    return fail(kExitBadInput, error);
+  if (o.ranks > 0) {
+    s = collrt::checkPlanWorld(plan, o.ranks);
+    if (!s.ok())
+      return fail(kExitBadInput, s.toString());
+    return runThreads(o, plan, setup);
+  }
+  return runProcess(o, plan, setup);
+}
