@@ -31,6 +31,9 @@ struct LaunchInfo {
   /// Which convention set the values: "torchrun", "mpirun", "slurm",
   /// "collc" (COLLC_RANK, ...), for messages.
   std::string launcher;
+  /// The host name this rank reports (Bootstrap::hosts); "" = gethostname().
+  /// Tests set it to make ranks of one machine look like several hosts.
+  std::string hostName;
 };
 
 /// Reads an environment variable; nullptr when unset (getenv by default,
@@ -38,7 +41,7 @@ struct LaunchInfo {
 using EnvLookup = std::function<const char *(const char *name)>;
 
 /// Fills `info` from the environment. Precedence (documented in
-/// docs/runtime.md): COLLC_RANK/COLLC_WORLD_SIZE/COLLC_LOCAL_RANK, then
+/// docs/transports.md): COLLC_RANK/COLLC_WORLD_SIZE/COLLC_LOCAL_RANK, then
 /// torchrun's RANK/WORLD_SIZE/LOCAL_RANK, then OMPI_COMM_WORLD_RANK/SIZE/
 /// LOCAL_RANK, then SLURM_PROCID/NTASKS/LOCALID. The rendezvous address is
 /// COLLC_MASTER_ADDR/PORT or MASTER_ADDR/MASTER_PORT; when none is set the
