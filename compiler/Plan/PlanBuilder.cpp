@@ -89,8 +89,8 @@ bool buildPlan(const std::vector<CheckedCollective> &checked,
     if (c.lowered.countsAtRunTime) {
       errors.push_back(describeOp(c) +
                        ": its send counts are known only at run time, but a "
-                       "plan fixes an all_to_all_v's counts (give "
-                       "send_counts on the op)");
+                       "plan fixes an all_to_all_v's counts (give the op a "
+                       "constant send_counts attribute)");
       continue;
     }
     if (!mesh) {
