@@ -60,8 +60,9 @@ bool parsePlanDocument(const std::string &text, PlanDocument *document,
 /// throws PlanError with a path relative to the instruction ("" or "[4]").
 void decodeInstruction(const Json &value, DecodedChannel &channel);
 
-/// Checks every rule and fills `plan`; throws PlanError.
-void validatePlan(const PlanDocument &document, Plan *plan);
+/// Checks every rule and fills `plan`, moving the decoded streams out of
+/// `document`; throws PlanError.
+void validatePlan(PlanDocument &document, Plan *plan);
 
 /// A JSON value in a message: its type and a short excerpt.
 std::string describe(const Json &value);

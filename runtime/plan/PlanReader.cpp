@@ -10,7 +10,6 @@
 #include <cerrno>
 #include <cstring>
 #include <fstream>
-#include <sstream>
 
 namespace collrt {
 
@@ -257,16 +256,18 @@ Status planFromJson(const std::string &text, const std::string &sourceName,
 }
 
 Status loadPlanFile(const std::string &path, Plan *plan) {
-  std::ifstream in(path, std::ios::binary);
+  std::ifstream in(path, std::ios::binary | std::ios::ate);
   if (!in)
     return Status(ErrorCode::SystemError,
                   "cannot open plan '" + path + "': " + std::strerror(errno));
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad())
+  // Read in one piece: plans of 1024 ranks are hundreds of megabytes.
+  std::streamoff size = in.tellg();
+  std::string text(size > 0 ? size_t(size) : 0, '\0');
+  in.seekg(0);
+  if (size < 0 || !in.read(text.data(), std::streamsize(text.size())))
     return Status(ErrorCode::SystemError,
                   "cannot read plan '" + path + "': " + std::strerror(errno));
-  return planFromJson(text.str(), path, plan);
+  return planFromJson(text, path, plan);
 }
 
 Status checkPlanWorld(const Plan &plan, int32_t worldSize) {

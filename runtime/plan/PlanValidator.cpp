@@ -172,7 +172,7 @@ std::string countOf(uint64_t n, const char *noun) {
 
 class Validator {
 public:
-  explicit Validator(const PlanDocument &document) : document(document) {}
+  explicit Validator(PlanDocument &document) : document(document) {}
 
   void run(Plan *plan) {
     const Json &root = document.root;
@@ -439,14 +439,16 @@ private:
           fail(channelPath + ".instructions",
                "instructions must be an array of instructions, not " +
                    describe(stream));
-        const DecodedChannel &decoded =
+        // Each decoded stream belongs to one channel: moved, not copied.
+        DecodedChannel &decoded =
             document.channels[size_t(stream.get_binary().subtype())];
         auto base = uint32_t(rankProgram.dependencies.size());
         rankProgram.dependencies.insert(rankProgram.dependencies.end(),
                                         decoded.deps.begin(),
                                         decoded.deps.end());
         auto &instructions = rankProgram.channels[c].instructions;
-        instructions = decoded.instructions;
+        instructions = std::move(decoded.instructions);
+        decoded = DecodedChannel();
         for (sched::Instruction &instruction : instructions)
           if (instruction.depCount)
             instruction.depBegin += base;
@@ -676,7 +678,7 @@ private:
         check(entry.first);
   }
 
-  const PlanDocument &document;
+  PlanDocument &document;
 };
 
 } // namespace
@@ -758,7 +760,7 @@ void decodeInstruction(const Json &value, DecodedChannel &channel) {
   channel.instructions.push_back(instruction);
 }
 
-void validatePlan(const PlanDocument &document, Plan *plan) {
+void validatePlan(PlanDocument &document, Plan *plan) {
   Validator(document).run(plan);
 }
 
