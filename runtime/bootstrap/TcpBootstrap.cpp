@@ -20,6 +20,7 @@
 #include <atomic>
 #include <cerrno>
 #include <condition_variable>
+#include <cstdlib>
 #include <cstring>
 #include <map>
 #include <mutex>
@@ -621,9 +622,14 @@ Status TcpBootstrap::allGather(const std::string &mine,
       if (it != inbox_.end()) {
         std::string payload = std::move(it->second);
         inbox_.erase(inbox_.begin(), std::next(it));
-        if (!payload.empty() && payload[0] == 'E')
-          return Status(ErrorCode::Bootstrap,
-                        what + " failed at rank 0: " + payload.substr(1));
+        if (!payload.empty() && payload[0] == 'E') {
+          // "E<error code number>:<message>"
+          size_t colon = payload.find(':');
+          int code = std::atoi(payload.substr(1, colon - 1).c_str());
+          return Status(static_cast<ErrorCode>(code),
+                        what +
+                            " failed at rank 0: " + payload.substr(colon + 1));
+        }
         std::vector<std::string> items;
         bool ok = !payload.empty() && payload[0] == 'R' &&
                   decodeList(payload.substr(1), &items);
@@ -649,9 +655,11 @@ Status TcpBootstrap::allGather(const std::string &mine,
   Status gathered = gatherAsMaster(seq, what, deadline, &items);
   // The others learn the result or the error (so that they do not wait for
   // their deadline).
-  std::string result = encodeFrame(FrameType::Gather, seq,
-                                   gathered.ok() ? "R" + encodeList(items)
-                                                 : "E" + gathered.message());
+  std::string result = encodeFrame(
+      FrameType::Gather, seq,
+      gathered.ok() ? "R" + encodeList(items)
+                    : "E" + std::to_string(static_cast<int>(gathered.code())) +
+                          ":" + gathered.message());
   for (int32_t r = 1; r < n; ++r) {
     {
       std::lock_guard<std::mutex> lock(mutex_);

@@ -89,7 +89,7 @@ public:
     auto next = std::make_shared<ConnectionTable>();
     next->results.resize(worldSize);
     for (int32_t r = 0; r < worldSize; ++r)
-      next->results[r] = transport::checkSpecsAgree("in-process", r, specs);
+      next->results[r] = transport::checkAllSpecsAgree("in-process", r, specs);
     for (int32_t r = 0; r < worldSize; ++r)
       for (const ConnectionKey &key : specs[r].sendTo)
         next->rings[{r, key.peer, key.channel}] =
@@ -199,19 +199,22 @@ Status InProcessTransport::connect(const ConnectionSpec &spec,
                         std::to_string(f.generation) + " while this rank " +
                         "completed " + std::to_string(generation_));
     f.specs[rank_] = spec;
-    f.arrived[rank_] = true;
-    if (++f.arrivedCount == f.worldSize) {
+    if (!f.arrived[rank_]) {
+      f.arrived[rank_] = true;
+      ++f.arrivedCount;
+    }
+    if (f.arrivedCount == f.worldSize) {
       f.completeLocked();
       f.changed.notify_all();
     }
     while (f.generation == generation_) {
       if (aborted_.load(std::memory_order_acquire))
         break;
-      if (Status s = f.firstFailureLocked(rank_); !s.ok()) {
-        f.arrived[rank_] = false;
-        --f.arrivedCount;
+      // A rank that gives up stays marked as arrived: the others' errors
+      // keep naming only the ranks that never came, and this generation
+      // can no longer complete for it (its next connect is refused).
+      if (Status s = f.firstFailureLocked(rank_); !s.ok())
         return s;
-      }
       if (f.changed.wait_until(lock, deadline.at()) ==
               std::cv_status::timeout &&
           f.generation == generation_) {
@@ -219,8 +222,6 @@ Status InProcessTransport::connect(const ConnectionSpec &spec,
         for (int32_t r = 0; r < f.worldSize; ++r)
           if (!f.arrived[r])
             missing.push_back(r);
-        f.arrived[rank_] = false;
-        --f.arrivedCount;
         return Status(ErrorCode::Timeout,
                       "in-process transport, rank " + std::to_string(rank_) +
                           ": connect timed out waiting for " +
@@ -229,27 +230,15 @@ Status InProcessTransport::connect(const ConnectionSpec &spec,
                           std::to_string(f.worldSize) + " ranks)");
       }
     }
-    if (f.generation == generation_) { // aborted while waiting
-      f.arrived[rank_] = false;
-      --f.arrivedCount;
-    } else {
+    if (f.generation != generation_) { // else aborted while waiting
       table = f.table;
       ++generation_;
     }
   }
   if (!table)
     return abortedStatus();
-  // A mismatch fails every rank (a rank whose own connections are fine
-  // would otherwise wait for messages that never come).
   if (!table->results[rank_].ok())
     return table->results[rank_];
-  for (int32_t r = 0; r < f.worldSize; ++r)
-    if (!table->results[r].ok())
-      return Status(table->results[r].code(),
-                    "in-process transport, rank " + std::to_string(rank_) +
-                        ": connect failed because another rank's "
-                        "connections do not match: " +
-                        table->results[r].message());
 
   sends_.clear();
   recvs_.clear();

@@ -121,6 +121,19 @@ Status checkSpecsAgree(const char *transport, int32_t rank,
   return Status::success();
 }
 
+Status checkAllSpecsAgree(const char *transport, int32_t rank,
+                          const std::vector<ConnectionSpec> &specs) {
+  if (Status s = checkSpecsAgree(transport, rank, specs); !s.ok())
+    return s;
+  for (int32_t r = 0; r < static_cast<int32_t>(specs.size()); ++r)
+    if (Status s = checkSpecsAgree(transport, r, specs); !s.ok())
+      return Status(s.code(), where(transport, rank) +
+                                  ": connect failed because another rank's "
+                                  "connections do not match: " +
+                                  s.message());
+  return Status::success();
+}
+
 std::string rankList(const std::vector<int32_t> &ranks) {
   std::string out = ranks.size() == 1 ? "rank " : "ranks ";
   for (size_t i = 0; i < ranks.size(); ++i) {

@@ -28,6 +28,12 @@ bool decodeSpec(const std::string &text, ConnectionSpec *spec);
 Status checkSpecsAgree(const char *transport, int32_t rank,
                        const std::vector<ConnectionSpec> &specs);
 
+/// checkSpecsAgree for every rank: rank `rank`'s own mismatch, else the
+/// first other rank's (so that every rank fails, not only the ones whose
+/// connections are wrong).
+Status checkAllSpecsAgree(const char *transport, int32_t rank,
+                          const std::vector<ConnectionSpec> &specs);
+
 /// "rank 3", "ranks 1, 4 and 5".
 std::string rankList(const std::vector<int32_t> &ranks);
 

@@ -368,7 +368,7 @@ TEST_P(TransportConformance, RegisterMemoryRecordsRegions) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Transports, TransportConformance,
-                         ::testing::Values("in-process"),
+                         ::testing::Values("in-process", "shm", "tcp"),
                          [](const ::testing::TestParamInfo<std::string> &i) {
                            std::string name = i.param;
                            for (char &c : name)

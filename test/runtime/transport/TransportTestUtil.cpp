@@ -46,7 +46,36 @@ Status makeWorld(const std::string &kind, int32_t n, World *world) {
       world->transports.push_back(createInProcessTransport(fabric, r));
     return Status::success();
   }
-  return Status(ErrorCode::Unsupported, "no " + kind + " transport yet");
+  int32_t port = freePort();
+  world->bootstraps.resize(n);
+  world->transports.resize(n);
+  std::vector<Status> results(n);
+  runRanks(n, [&](int32_t r) {
+    LaunchInfo info;
+    info.rank = r;
+    info.worldSize = n;
+    info.localRank = r;
+    info.masterAddr = "127.0.0.1";
+    info.masterPort = port;
+    info.launcher = "test";
+    results[r] =
+        createTcpBootstrap(info, Deadline::after(20), &world->bootstraps[r]);
+    if (!results[r].ok())
+      return;
+    if (kind == "shm")
+      results[r] =
+          createShmTransport(*world->bootstraps[r], &world->transports[r]);
+    else if (kind == "tcp")
+      results[r] =
+          createTcpTransport(*world->bootstraps[r], "", &world->transports[r]);
+    else
+      results[r] =
+          Status(ErrorCode::InvalidArgument, "unknown transport " + kind);
+  });
+  for (const Status &s : results)
+    if (!s.ok())
+      return s;
+  return Status::success();
 }
 
 Status connectAll(World &world, const std::vector<ConnectionSpec> &specs,
