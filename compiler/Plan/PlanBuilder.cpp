@@ -126,6 +126,9 @@ bool buildPlan(const std::vector<CheckedCollective> &checked,
     plan.worldSize = std::max(plan.worldSize, int32_t(mesh.getNumRanks()));
     plan.collectives.push_back(std::move(entry));
   }
+  if (errors.size() == errorsBefore && plan.collectives.empty())
+    errors.push_back("the program has no collectives: there is nothing to "
+                     "plan");
   return errors.size() == errorsBefore;
 }
 
