@@ -64,12 +64,16 @@ struct BoundTerm {
 };
 
 struct BoundOptions {
-  /// Latency bound under the single-port model (a rank sends one message at
-  /// a time, as one channel does): ceil(log2 N) hops. Without it a
-  /// schedule can send to every peer at once, and the bound is one hop.
-  bool singlePort = true;
-  /// Seconds added to every hop of the latency bound (e.g. the simulator's
-  /// fixed cost per instruction). Default 0: the topology's latency only.
+  /// false (default): the latency bound of any schedule, one hop of the
+  /// cheapest path between the farthest pair of ranks that must
+  /// communicate. true: the single-port model (a rank sends one message at
+  /// a time, as one channel does), ceil(log2 N) hops of the closest pair's
+  /// latency; it holds only for single-port schedules (one that sends to
+  /// every peer at once on several channels can beat it).
+  bool singlePort = false;
+  /// Seconds added to every hop of the latency bound (the report passes the
+  /// simulator's fixed cost per instruction: a send pays it before its
+  /// first byte moves). Default 0: the topology's latency only.
   double perHopOverhead = 0;
 };
 
@@ -106,8 +110,9 @@ BoundTerm maxCutBound(const CollectiveSpec &spec,
                       const std::vector<std::vector<topo::DeviceId>> &cuts,
                       const std::string &name = "cut");
 
-/// ceil(log2 N) (or 1) hops of the smallest latency between two group
-/// members' GPUs; for send/recv one hop from root to peer.
+/// One hop of the farthest needed pair's cheapest path latency (or, with
+/// singlePort, ceil(log2 N) hops of the closest pair's), plus
+/// perHopOverhead per hop; for send/recv one hop from root to peer.
 BoundTerm latencyBound(const CollectiveSpec &spec,
                        const topo::Topology &topology,
                        const BoundOptions &options = BoundOptions());

@@ -56,7 +56,11 @@ static void simulateRow(CollectiveRow &row, const CheckedCollective &c,
     spec.root = static_cast<int>(root.getInt());
   for (int64_t count : l.expand.sendCounts)
     spec.sendBytes.push_back(static_cast<double>(count) * l.elementBytes);
-  bounds::LowerBound bound = bounds::lowerBound(spec, topology);
+  // The latency bound charges one fixed cost per hop, as the simulator
+  // charges every send before its bytes move.
+  bounds::BoundOptions boundOptions;
+  boundOptions.perHopOverhead = options.simulation.fixedCost;
+  bounds::LowerBound bound = bounds::lowerBound(spec, topology, boundOptions);
   if (bound.error.empty()) {
     row.boundUs = bound.seconds * 1e6;
     row.boundReason = bound.reason;

@@ -84,9 +84,12 @@ TEST_F(Dgx8x8, AllReduce1GiBIsBoundByNodeEgress) {
   ASSERT_EQ(b.terms.size(), 4u);
   EXPECT_EQ(b.terms[2].name, "per-GPU injection");
   expectRelative(b.terms[2].seconds, perGpu);
-  expectRelative(b.latencySeconds, 6 * 0.6e-6);
-  EXPECT_EQ(b.latency.reason, "latency: ceil(log2 64) = 6 hops of 600 ns "
-                              "(node0/gpu0 and node0/gpu1)");
+  // Any schedule: GPU 0 of node 0 reaches GPU 2 of node 1 through its own
+  // rail and an NVLink hop at the far end (4.7 + 0.6 us).
+  expectRelative(b.latencySeconds, 5.3e-6);
+  EXPECT_EQ(b.latency.reason,
+            "latency: the farthest pair that must communicate, 1 hop of "
+            "5.3 us (node0/gpu0 to node1/gpu2)");
   std::printf("all_reduce 1 GiB on dgx8x8: %s\n", b.reason.c_str());
   std::printf("  per-GPU: %s\n", b.terms[2].reason.c_str());
 }
@@ -94,7 +97,7 @@ TEST_F(Dgx8x8, AllReduce1GiBIsBoundByNodeEgress) {
 TEST_F(Dgx8x8, SmallAllReduceIsBoundByLatency) {
   LowerBound b = bound(Collective::AllReduce, 1024);
   EXPECT_FALSE(b.bandwidthDominates);
-  expectRelative(b.seconds, 6 * 0.6e-6);
+  expectRelative(b.seconds, 5.3e-6);
   EXPECT_EQ(b.reason, b.latency.reason);
 }
 
@@ -151,10 +154,22 @@ TEST_F(Dgx8x8, Options) {
   CollectiveSpec spec;
   spec.collective = Collective::Broadcast;
   spec.gpus = firstRanks(64);
-  BoundOptions multiPort;
-  multiPort.singlePort = false;
-  multiPort.perHopOverhead = 1e-6;
-  expectRelative(latencyBound(spec, *topology, multiPort).seconds, 1.6e-6);
+  // Any schedule: the farthest rank from the root, plus one fixed cost.
+  BoundOptions anySchedule;
+  anySchedule.perHopOverhead = 1e-6;
+  expectRelative(latencyBound(spec, *topology, anySchedule).seconds, 6.3e-6);
+  // Single-port schedules: 6 hops of the closest pair, each with the cost.
+  BoundOptions singlePort = anySchedule;
+  singlePort.singlePort = true;
+  BoundTerm term = latencyBound(spec, *topology, singlePort);
+  expectRelative(term.seconds, 6 * 1.6e-6);
+  EXPECT_EQ(term.reason, "latency: single-port, ceil(log2 64) = 6 hops of "
+                         "600 ns + 1 us fixed cost (node0/gpu0 and "
+                         "node0/gpu1)");
+  // Reduce to rank 9: the farthest sender.
+  spec.collective = Collective::Reduce;
+  spec.root = 9;
+  expectRelative(latencyBound(spec, *topology, BoundOptions()).seconds, 5.3e-6);
 }
 
 TEST_F(Dgx8x8, InvalidSpecs) {
@@ -184,7 +199,8 @@ TEST(SingleNode, AllReduceIsBoundByGpuInjection) {
   ASSERT_EQ(b.terms.size(), 2u);
   expectRelative(b.seconds, 2.0 * 7 / 8 * kGiB / kGpuOut);
   EXPECT_EQ(b.bandwidth.name, "per-GPU injection");
-  expectRelative(b.latencySeconds, 3 * 0.6e-6);
+  // Every pair is one NVSwitch hop apart.
+  expectRelative(b.latencySeconds, 0.6e-6);
   // all_gather: a GPU receives 7 inputs.
   expectRelative(
       lowerBound(Collective::AllGather, kGiB, *topology, firstRanks(8)).seconds,
@@ -199,10 +215,20 @@ TEST(SingleNode, RanksSharingGpus) {
       lowerBound(Collective::AllGather, kGiB, *topology, {0, 0, 1, 1});
   ASSERT_EQ(b.error, "");
   expectRelative(b.bandwidthSeconds, 2 * kGiB / kGpuOut);
-  EXPECT_EQ(b.latencySeconds, 0);
+  // Ranks 0 and 2 still need each other's data, one NVSwitch hop apart.
+  expectRelative(b.latencySeconds, 0.6e-6);
   EXPECT_EQ(b.latency.reason,
-            "latency: ceil(log2 4) = 2 hops of 0 s (node0/gpu0 (shared by "
-            "two ranks))");
+            "latency: the farthest pair that must communicate, 1 hop of "
+            "600 ns (node0/gpu0 to node0/gpu1)");
+  // Single-port: the closest pair shares a GPU.
+  BoundOptions singlePort;
+  singlePort.singlePort = true;
+  CollectiveSpec spec;
+  spec.collective = Collective::AllGather;
+  spec.gpus = {0, 0, 1, 1};
+  EXPECT_EQ(latencyBound(spec, *topology, singlePort).reason,
+            "latency: single-port, ceil(log2 4) = 2 hops of 0 s "
+            "(node0/gpu0 (shared by two ranks))");
 }
 
 TEST(SingleNode, OneRank) {
