@@ -86,6 +86,13 @@ public:
   virtual Status run(const Plan &plan, size_t index, const void *sendbuf,
                      void *recvbuf, int64_t count, DataType dtype,
                      ReduceOp op) = 0;
+
+  /// Stops this rank: a run in progress on another thread fails soon after,
+  /// and so do the peers' runs (they see a PeerFailure naming this rank and
+  /// `reason`). Callable from any thread; the communicator cannot run again.
+  /// A run that fails (timeout, peer failure, a message that does not fit
+  /// the plan) aborts its communicator the same way.
+  virtual void abort(const std::string &reason) = 0;
 };
 
 } // namespace collrt

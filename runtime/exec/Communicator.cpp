@@ -1,0 +1,144 @@
+//===- Communicator.cpp - collrt.h's Communicator over a Transport --------===//
+#include "runtime/exec/TransportCommunicator.h"
+
+#include "collrt/Bootstrap.h"
+#include "collrt/collrt.h"
+
+#include <cmath>
+
+namespace collrt {
+
+using collc::sched::Buffer;
+using collc::sched::Collective;
+
+int64_t outputElements(const PlanCollective &collective, int32_t groupRank,
+                       int64_t count) {
+  const collc::sched::Program &program = collective.program;
+  if (groupRank < 0 || groupRank >= program.numRanks || count < 0)
+    return 0;
+  size_t n = size_t(program.numRanks);
+  if (program.collective == Collective::AllToAllV &&
+      program.sendCounts.size() != n * n)
+    return 0;
+  collc::sched::ChunkLayout layout(program, count);
+  int64_t total = 0;
+  for (uint32_t i = 0; i < program.buffers.outputChunks; ++i)
+    total += layout.elements(groupRank, Buffer::Output, i);
+  return total;
+}
+
+namespace exec {
+
+Status checkCommOptions(const CommOptions &options) {
+  if (!(options.timeoutSeconds > 0) || !(options.timeoutSeconds <= 1e9))
+    return Status(ErrorCode::InvalidArgument,
+                  "CommOptions::timeoutSeconds = " +
+                      std::to_string(options.timeoutSeconds) +
+                      " must be greater than 0 and at most 1e9");
+  if (options.slotBytes < 1)
+    return Status(ErrorCode::InvalidArgument,
+                  "CommOptions::slotBytes must be at least 1");
+  return Status::success();
+}
+
+TransportCommunicator::TransportCommunicator(
+    std::unique_ptr<Bootstrap> bootstrap,
+    std::shared_ptr<InProcessFabric> fabric,
+    std::unique_ptr<Transport> transport, const CommOptions &options)
+    : bootstrap_(std::move(bootstrap)), fabric_(std::move(fabric)),
+      transport_(std::move(transport)), options_(options) {}
+
+TransportCommunicator::~TransportCommunicator() {
+  // The transport may refer to the bootstrap: it goes first.
+  transport_.reset();
+  bootstrap_.reset();
+}
+
+int32_t TransportCommunicator::rank() const { return transport_->rank(); }
+int32_t TransportCommunicator::worldSize() const {
+  return transport_->worldSize();
+}
+const char *TransportCommunicator::transportName() const {
+  return transport_->name();
+}
+
+void TransportCommunicator::abort(const std::string &reason) {
+  transport_->abort(reason);
+}
+
+Status TransportCommunicator::run(const Plan &plan, size_t index,
+                                  const void *sendbuf, void *recvbuf,
+                                  int64_t count, DataType dtype, ReduceOp op) {
+  // The watchdog's clock starts now.
+  Deadline deadline = Deadline::after(options_.timeoutSeconds);
+  std::string rankText = "rank " + std::to_string(rank());
+  if (index >= plan.collectives.size())
+    return Status(ErrorCode::InvalidArgument,
+                  rankText + ": collective index " + std::to_string(index) +
+                      " is out of range: the plan has " +
+                      std::to_string(plan.collectives.size()) +
+                      " collective(s)");
+  if (plan.worldSize != worldSize())
+    return Status(ErrorCode::PlanMismatch,
+                  rankText + ": the plan is for a world of " +
+                      std::to_string(plan.worldSize) +
+                      " ranks, this communicator's world has " +
+                      std::to_string(worldSize()));
+  const PlanCollective &collective = plan.collectives[index];
+  std::string which =
+      "collective " + std::to_string(index) +
+      (collective.location.empty() ? "" : " (" + collective.location + ")");
+  if (dtype != collective.dtype)
+    return Status(ErrorCode::PlanMismatch,
+                  rankText + ": " + which + " was compiled for " +
+                      dataTypeName(collective.dtype) + " elements, run() got " +
+                      dataTypeName(dtype));
+  if (op != collective.reduction)
+    return Status(ErrorCode::PlanMismatch,
+                  rankText + ": " + which + " was compiled for reduction " +
+                      reduceOpName(collective.reduction) + ", run() got " +
+                      reduceOpName(op));
+  if (count < 0)
+    return Status(ErrorCode::InvalidArgument,
+                  rankText + ": count = " + std::to_string(count) +
+                      " is negative");
+  RunRequest request;
+  request.collective = &collective;
+  request.index = index;
+  request.sendbuf = sendbuf;
+  request.recvbuf = recvbuf;
+  request.count = count;
+  request.slotBytes = options_.slotBytes;
+  request.deadline = deadline;
+  request.timeoutSeconds = options_.timeoutSeconds;
+  return runCollective(*transport_, state_, request);
+}
+
+} // namespace exec
+
+Status Communicator::createInProcessGroup(
+    int32_t worldSize, const CommOptions &options,
+    std::vector<std::unique_ptr<Communicator>> *comms) {
+  comms->clear();
+  if (worldSize < 1)
+    return Status(ErrorCode::InvalidArgument,
+                  "createInProcessGroup: worldSize = " +
+                      std::to_string(worldSize) + " must be at least 1");
+  if (Status s = exec::checkCommOptions(options); !s.ok())
+    return s;
+  std::shared_ptr<InProcessFabric> fabric = createInProcessFabric(worldSize);
+  for (int32_t r = 0; r < worldSize; ++r) {
+    std::unique_ptr<Transport> transport = createInProcessTransport(fabric, r);
+    if (!transport) {
+      comms->clear();
+      return Status(ErrorCode::TransportError,
+                    "createInProcessGroup: no in-process transport for rank " +
+                        std::to_string(r));
+    }
+    comms->push_back(std::make_unique<exec::TransportCommunicator>(
+        nullptr, fabric, std::move(transport), options));
+  }
+  return Status::success();
+}
+
+} // namespace collrt
