@@ -72,7 +72,9 @@ public:
   /// Sets up the connections of `spec`. Collective: every rank of the world
   /// calls it (with its own spec; a rank with no connections passes an
   /// empty one), and it returns when both ends of every connection exist,
-  /// or fails at `deadline` naming the peers that never connected. A
+  /// or fails at `deadline` naming the peers that never connected. The
+  /// specs must agree (A sends to B on channel c iff B receives from A on
+  /// c, with equal slots and slotBytes); a mismatch fails every rank. A
   /// transport may be connected again with a new spec after the previous
   /// one's messages were all released.
   virtual Status connect(const ConnectionSpec &spec, Deadline deadline) = 0;
@@ -103,7 +105,9 @@ public:
   virtual Status checkPeers() = 0;
 
   /// Wakes and fails every later call (used when another rank or thread
-  /// already failed); idempotent, callable from any thread.
+  /// already failed); idempotent, callable from any thread. The peers
+  /// learn it: their calls report PeerFailure naming this rank and
+  /// `reason` (shm and tcp also announce it through the bootstrap).
   virtual void abort(const std::string &reason) = 0;
 };
 
@@ -124,11 +128,13 @@ class Bootstrap;
 Status createShmTransport(Bootstrap &bootstrap,
                           std::unique_ptr<Transport> *transport);
 
-/// Processes anywhere: one TCP connection per (peer, direction), messages
-/// framed with their connection and size, a proxy thread per transport
-/// doing the socket I/O; addresses are exchanged through `bootstrap`.
-/// `interface` picks the local address to listen on ("" = the address the
-/// bootstrap reached the master from).
+/// Processes anywhere: one TCP connection per peer pair (both directions,
+/// every channel), messages framed with their channel and size, a proxy
+/// thread per transport doing the socket I/O; addresses are exchanged
+/// through `bootstrap` at the first connect. `interface` picks the local
+/// address to listen on: "" = the address the bootstrap reached the master
+/// from, else a network interface's name ("eth0") or an address or host
+/// name (docs/transports.md).
 Status createTcpTransport(Bootstrap &bootstrap, const std::string &interface,
                           std::unique_ptr<Transport> *transport);
 
