@@ -1,7 +1,41 @@
 //===- EnvironmentCommunicator.cpp - a rank of a multi-process world ------===//
+//
+// createFromEnvironment: the launcher's environment (Bootstrap.h's
+// detectLaunch), the TCP rendezvous, then the transport CommOptions names:
+// shm, tcp, or auto (shm when every rank reported the same host, tcp
+// otherwise).
+//
+//===----------------------------------------------------------------------===//
 #include "runtime/exec/TransportCommunicator.h"
 
+#include "collrt/Bootstrap.h"
+
+#include <cstdlib>
+
 namespace collrt {
+
+/// "shm" or "tcp" for CommOptions::transport (after "auto" is resolved);
+/// InvalidArgument naming the valid names for anything else.
+static Status chooseTransport(const std::string &requested,
+                              const Bootstrap *bootstrap, std::string *kind) {
+  if (requested == "shm" || requested == "tcp") {
+    *kind = requested;
+    return Status::success();
+  }
+  if (requested != "auto")
+    return Status(ErrorCode::InvalidArgument,
+                  "CommOptions::transport = \"" + requested +
+                      "\" is not a transport; the valid ones are \"auto\", "
+                      "\"shm\" and \"tcp\"");
+  if (!bootstrap)
+    return Status::success();
+  const std::vector<std::string> &hosts = bootstrap->hosts();
+  bool oneHost = true;
+  for (const std::string &host : hosts)
+    oneHost = oneHost && host == hosts.front();
+  *kind = oneHost ? "shm" : "tcp";
+  return Status::success();
+}
 
 Status
 Communicator::createFromEnvironment(const CommOptions &options,
@@ -9,10 +43,42 @@ Communicator::createFromEnvironment(const CommOptions &options,
   comm->reset();
   if (Status s = exec::checkCommOptions(options); !s.ok())
     return s;
-  return Status(ErrorCode::Unsupported,
-                "Communicator::createFromEnvironment: the shm and tcp "
-                "transports for multi-process worlds are not built yet; use "
-                "createInProcessGroup (ranks as threads)");
+  std::string kind;
+  // The name first: a typo is reported before any rendezvous.
+  if (Status s = chooseTransport(options.transport, nullptr, &kind); !s.ok())
+    return s;
+
+  LaunchInfo info;
+  if (Status s = detectLaunch(
+          [](const char *name) { return std::getenv(name); }, &info);
+      !s.ok())
+    return s;
+  // Rendezvous and connection set-up share the watchdog's limit.
+  Deadline deadline = Deadline::after(options.timeoutSeconds);
+  std::unique_ptr<Bootstrap> bootstrap;
+  if (Status s = createTcpBootstrap(info, deadline, &bootstrap); !s.ok())
+    return s;
+  if (Status s = chooseTransport(options.transport, bootstrap.get(), &kind);
+      !s.ok())
+    return s;
+
+  std::unique_ptr<Transport> transport;
+  Status s = kind == "shm" ? createShmTransport(*bootstrap, &transport)
+                           : createTcpTransport(*bootstrap, options.interface,
+                                                &transport);
+  if (!s.ok()) {
+    // The others are waiting in the same call: tell them why.
+    bootstrap->announceFailure(s.message());
+    return Status(s.code(), "rank " + std::to_string(info.rank) + ": the " +
+                                kind + " transport" +
+                                (options.transport == "auto"
+                                     ? " (chosen by transport = \"auto\")"
+                                     : "") +
+                                ": " + s.message());
+  }
+  *comm = std::make_unique<exec::TransportCommunicator>(
+      std::move(bootstrap), nullptr, std::move(transport), options);
+  return Status::success();
 }
 
 } // namespace collrt

@@ -339,7 +339,7 @@ static Expected expectedOutput(const Plan &plan, int64_t count,
 }
 
 std::string checkWorld(const Plan &plan, int64_t count,
-                       const WorldBuffers &buffers) {
+                       const WorldBuffers &buffers, int32_t onlyRank) {
   const PlanCollective &c = plan.collectives[0];
   const Program &p = c.program;
   DataType type = c.dtype;
@@ -349,6 +349,8 @@ std::string checkWorld(const Plan &plan, int64_t count,
   for (const auto &group : c.groups)
     for (int32_t r = 0; r < int32_t(group.size()); ++r) {
       int32_t world = group[size_t(r)];
+      if (onlyRank >= 0 && world != onlyRank)
+        continue;
       std::string error;
       Expected e = expectedOutput(plan, count, group, r, &error);
       if (!error.empty())

@@ -49,10 +49,11 @@ std::vector<Status> runWorld(std::vector<std::unique_ptr<Communicator>> &comms,
                              WorldBuffers &buffers,
                              const std::vector<int64_t> &counts = {});
 
-/// Empty when every defined output element of every rank equals the
-/// reference and no input changed; else the first few differences.
+/// Empty when every defined output element of every rank (or of world
+/// rank `onlyRank` when >= 0) equals the reference and no input changed;
+/// else the first few differences.
 std::string checkWorld(const Plan &plan, int64_t count,
-                       const WorldBuffers &buffers);
+                       const WorldBuffers &buffers, int32_t onlyRank = -1);
 
 /// Creates the communicators, runs and checks: the empty string on
 /// success, else what went wrong.
