@@ -28,6 +28,14 @@ namespace {
 bool transient(int err) {
   return err == EAGAIN || err == EWOULDBLOCK || err == EINTR;
 }
+
+std::string connectionFailed(int err) {
+  if (err == ECONNRESET || err == EPIPE)
+    return std::string("its connection was reset without a goodbye (") +
+           std::strerror(err) +
+           "): the process exited early, crashed or was killed";
+  return std::string("its connection failed: ") + std::strerror(err);
+}
 } // namespace
 
 void TcpTransport::peerFailed(Peer &peer, const std::string &why) {
@@ -69,8 +77,7 @@ bool TcpTransport::pumpOut(Peer &peer) {
                          peer.control.size() - peer.controlSent, MSG_NOSIGNAL);
       if (n < 0) {
         if (!transient(errno))
-          peerFailed(peer,
-                     std::string("sending failed: ") + std::strerror(errno));
+          peerFailed(peer, connectionFailed(errno));
         return progress;
       }
       progress = true;
@@ -117,8 +124,7 @@ bool TcpTransport::pumpOut(Peer &peer) {
     ssize_t n = ::sendmsg(peer.fd.get(), &msg, MSG_NOSIGNAL);
     if (n < 0) {
       if (!transient(errno))
-        peerFailed(peer,
-                   std::string("sending failed: ") + std::strerror(errno));
+        peerFailed(peer, connectionFailed(errno));
       return progress;
     }
     progress = true;
@@ -143,8 +149,7 @@ bool TcpTransport::pumpIn(Peer &peer) {
       }
       if (n < 0) {
         if (!transient(errno))
-          peerFailed(peer, std::string("its connection failed: ") +
-                               std::strerror(errno));
+          peerFailed(peer, connectionFailed(errno));
         return progress;
       }
       progress = true;
@@ -247,8 +252,7 @@ bool TcpTransport::pumpIn(Peer &peer) {
       }
       if (n < 0) {
         if (!transient(errno))
-          peerFailed(peer, std::string("its connection failed: ") +
-                               std::strerror(errno));
+          peerFailed(peer, connectionFailed(errno));
         return progress;
       }
       progress = true;
