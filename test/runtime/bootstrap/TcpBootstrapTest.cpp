@@ -9,7 +9,11 @@
 
 #include <gtest/gtest.h>
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
 #include <signal.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include <functional>
 #include <thread>
@@ -152,6 +156,67 @@ TEST(TcpBootstrap, RankThatNeverArrivesIsNamed) {
                            "arrived") != std::string::npos)
         << other;
   }
+}
+
+/// Connects to 127.0.0.1:port (retrying until the master listens) and
+/// sends `bytes`; the socket stays open until the returned fd is closed.
+int strayConnection(int32_t port, const std::string &bytes) {
+  Deadline until = Deadline::after(kSeconds);
+  while (!until.expired()) {
+    int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    addr.sin_port = htons(port);
+    if (::connect(fd, reinterpret_cast<sockaddr *>(&addr), sizeof(addr)) == 0) {
+      (void)!::write(fd, bytes.data(), bytes.size());
+      return fd;
+    }
+    ::close(fd);
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  return -1;
+}
+
+// A connection that is not a collc bootstrap (another program, a port
+// scanner) does not disturb the rendezvous, and is listed if it times out.
+TEST(TcpBootstrap, StrayConnectionsAreDropped) {
+  int32_t port = freeTcpPort();
+  std::vector<std::unique_ptr<Bootstrap>> world(3);
+  std::vector<Status> results(3);
+  int stray = -1;
+  runRanks(3, [&](int32_t r) {
+    if (r == 2) {
+      stray = strayConnection(port, "GET / HTTP/1.0\r\n\r\n");
+      return;
+    }
+    results[r] = createTcpBootstrap(launchInfo(r, 2, port),
+                                    Deadline::after(kSeconds), &world[r]);
+  });
+  EXPECT_GE(stray, 0);
+  EXPECT_TRUE(results[0].ok()) << results[0].toString();
+  EXPECT_TRUE(results[1].ok()) << results[1].toString();
+  if (stray >= 0)
+    ::close(stray);
+
+  port = freeTcpPort();
+  runRanks(2, [&](int32_t r) {
+    if (r == 1) {
+      stray = strayConnection(port, std::string(64, '\xff'));
+      return;
+    }
+    results[0] = createTcpBootstrap(launchInfo(0, 2, port), Deadline::after(1),
+                                    &world[2]);
+  });
+  EXPECT_EQ(results[0].code(), ErrorCode::Timeout) << results[0].toString();
+  EXPECT_NE(results[0].message().find("rank 1 never arrived"),
+            std::string::npos)
+      << results[0].message();
+  EXPECT_NE(results[0].message().find("that is not a collc bootstrap"),
+            std::string::npos)
+      << results[0].message();
+  if (stray >= 0)
+    ::close(stray);
 }
 
 TEST(TcpBootstrap, MasterThatNeverStartsIsNamed) {
