@@ -223,6 +223,15 @@ void TcpTransport::install(const ConnectionSpec &spec) {
   ++generation_;
   for (auto &peer : peers_)
     if (peer) {
+      // Cannot happen when every message was received and released (which
+      // connect checked); if it does, the stream cannot be resumed.
+      if (peer->current || peer->inTarget) {
+        peerFailed(*peer, "a message was still in transfer when connect "
+                          "replaced the connections");
+        peer->current = nullptr;
+        peer->inTarget = nullptr;
+        peer->inPayload = nullptr;
+      }
       peer->sends.clear();
       peer->recvs.clear();
       peer->nextSend = 0;
