@@ -117,8 +117,7 @@ public:
 class InProcessFabric;
 std::shared_ptr<InProcessFabric> createInProcessFabric(int32_t worldSize);
 std::unique_ptr<Transport>
-createInProcessTransport(std::shared_ptr<InProcessFabric> fabric,
-                         int32_t rank);
+createInProcessTransport(std::shared_ptr<InProcessFabric> fabric, int32_t rank);
 
 class Bootstrap;
 
