@@ -90,7 +90,8 @@ std::string channelReport(const RunLayout &layout, const Program &program,
     }
     if (phase == ChannelPhase::Finished || index >= stream.size()) {
       report += line + ": finished (" + std::to_string(stream.size()) +
-                " instructions x " + std::to_string(layout.tiles) +
+                (stream.size() == 1 ? " instruction x " : " instructions x ") +
+                std::to_string(layout.tiles) +
                 (layout.tiles == 1 ? " tile)\n" : " tiles)\n");
       continue;
     }

@@ -86,7 +86,7 @@ TEST(WatchdogTest, DeadlockTimesOutWithAReportOfEveryChannel) {
                         "finish its instruction 0 of tile 0 (channel 0 is at "
                         "instruction 0 of tile 0)"));
   EXPECT_THAT(statuses[0].message(),
-              HasSubstr("rank 0 channel 2: finished (1 instructions x 1 "
+              HasSubstr("rank 0 channel 2: finished (1 instruction x 1 "
                         "tile)"));
 }
 
