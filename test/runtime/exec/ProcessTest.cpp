@@ -161,10 +161,15 @@ TEST(ProcessTest, RanksAsProcessesOverTcp) { runOverTransport("tcp", "tcp"); }
 TEST(ProcessTest, AutoChoosesShmOnOneHost) { runOverTransport("auto", "shm"); }
 
 TEST(ProcessTest, AKilledRankIsAPeerFailure) {
-  // Rank 2 dies (SIGKILL) instead of running; the others' runs fail with
-  // PeerFailure (exit code 3), well before their 20 s watchdog.
+  // Rank 2 dies (SIGKILL) instead of running a second time; the others'
+  // runs fail with PeerFailure (exit code 3), well before their 20 s
+  // watchdog. Rank 2 dies only once the others finished the first run (a
+  // pipe: tcp sends are in flight until the proxy thread wrote them, and a
+  // killed process loses them).
   const int32_t n = 3;
   Plan ring = makePlan(ringAllReduce(n, 1, 1), DataType::F32, ReduceOp::Sum);
+  int done[2];
+  ASSERT_EQ(::pipe(done), 0);
   std::vector<int> codes = runProcesses(n, 60, [&](int32_t rank) {
     CommOptions options;
     options.transport = "tcp";
@@ -174,8 +179,18 @@ TEST(ProcessTest, AKilledRankIsAPeerFailure) {
       return fail(rank, s.toString());
     if (int code = runRank(*comm, ring, 100); code != 0)
       return code;
-    if (rank == 2)
+    if (rank == 2) {
+      char bytes[2];
+      for (ssize_t got = 0; got < 2;) {
+        ssize_t r = ::read(done[0], bytes + got, size_t(2 - got));
+        if (r <= 0)
+          return fail(rank, "the pipe closed");
+        got += r;
+      }
       ::raise(SIGKILL);
+    }
+    if (::write(done[1], "x", 1) != 1)
+      return fail(rank, "could not write the pipe");
     WorldBuffers buffers = makeBuffers(ring, 100);
     Status s = comm->run(ring, 0, buffers.inputs[size_t(rank)].data(),
                          buffers.outputs[size_t(rank)].data(), 100,
@@ -184,6 +199,8 @@ TEST(ProcessTest, AKilledRankIsAPeerFailure) {
       return fail(rank, "expected a peer failure, got " + s.toString());
     return 3;
   });
+  ::close(done[0]);
+  ::close(done[1]);
   EXPECT_EQ(codes[0], 3);
   EXPECT_EQ(codes[1], 3);
   EXPECT_EQ(codes[2], 128); // killed by its signal
