@@ -134,8 +134,8 @@ Status recvWait(Transport &t, const ConnectionKey &from,
 std::vector<unsigned char> pattern(int32_t from, int32_t to, uint32_t channel,
                                    int message, size_t bytes) {
   std::vector<unsigned char> out(bytes);
-  uint32_t seed = static_cast<uint32_t>(from * 7919 + to * 104729 +
-                                        channel * 1299709 + message * 15485863);
+  uint32_t seed = uint32_t(from) * 7919u + uint32_t(to) * 104729u +
+                  channel * 1299709u + uint32_t(message) * 15485863u;
   for (size_t i = 0; i < bytes; ++i)
     out[i] = static_cast<unsigned char>((seed + i * 2654435761u) >> 13);
   return out;
