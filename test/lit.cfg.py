@@ -1,5 +1,6 @@
 # lit configuration for collc's tests.
 import os
+import shutil
 
 import lit.formats
 from lit.llvm import llvm_config
@@ -21,3 +22,8 @@ llvm_config.use_default_substitutions()
 tools = ["collc", "collc-opt", "collc-run"]
 llvm_config.add_tool_substitutions(tools, [config.collc_tools_dir])
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+
+# Open MPI's launcher, for collc-run's multi-process tests
+# (test/tools/collc-run/mpirun.test).
+if shutil.which("mpirun"):
+    config.available_features.add("mpirun")

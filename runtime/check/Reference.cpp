@@ -212,7 +212,8 @@ CheckResult checkRank(const TestData &data, int32_t rank, int64_t count,
   auto describeGot = [&](uint64_t bits, bool isOutput) {
     std::string text = formatValue(type, bits);
     if (isOutput && bits == poison)
-      text += ", never written";
+      text +=
+          ", the poison: never written, or copied from an unwritten element";
     return text;
   };
 

@@ -48,11 +48,13 @@ bool parseBytesRange(const std::string &text, Options *o, std::string *error) {
              "' has too many ':'; write SIZE or MIN:MAX[:FACTOR]";
     return false;
   }
-  if (!parseByteSize(parts[0], &o->minBytes, error))
+  if (!parseByteSize(parts[0], &o->minBytes, error) ||
+      (parts.size() >= 2 && !parseByteSize(parts[1], &o->maxBytes, error))) {
+    *error = "--bytes " + *error;
     return false;
-  o->maxBytes = o->minBytes;
-  if (parts.size() >= 2 && !parseByteSize(parts[1], &o->maxBytes, error))
-    return false;
+  }
+  if (parts.size() == 1)
+    o->maxBytes = o->minBytes;
   if (o->maxBytes < o->minBytes) {
     *error = "--bytes '" + text + "': the range ends (" +
              formatBytes(o->maxBytes) + ") below where it starts (" +

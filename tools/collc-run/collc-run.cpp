@@ -207,14 +207,10 @@ int runProcess(const Options &o, const collrt::Plan &plan,
   if (!s.ok())
     return fail(
         kExitBadInput,
-        "no --ranks given, and this process was not started as a rank of a "
-        "launcher's world (" +
+        "without --ranks, collc-run is one rank of a launcher's world, and "
+        "this process cannot join one: " +
             s.message() +
-            "). Run N ranks as threads of one process with --ranks N, or one "
-            "process per rank with mpirun -np N -x MASTER_ADDR=HOST -x "
-            "MASTER_PORT=PORT collc-run ..., torchrun, srun, or "
-            "COLLC_RANK, COLLC_WORLD_SIZE, COLLC_MASTER_ADDR and "
-            "COLLC_MASTER_PORT set for each process");
+            ". To run N ranks as threads of this process, pass --ranks N");
   s = collrt::checkPlanWorld(plan, launch.worldSize);
   if (!s.ok())
     return fail(kExitBadInput,

@@ -1,0 +1,48 @@
+#!/bin/bash
+# launch.sh [--kill RANK SECONDS] N COMMAND ARGS...
+#
+# Runs COMMAND as the N ranks of one world of plain background processes,
+# with the COLLC_* variables collrt's bootstrap reads (COLLC_RANK,
+# COLLC_WORLD_SIZE, COLLC_LOCAL_RANK, COLLC_MASTER_ADDR=127.0.0.1 and a free
+# COLLC_MASTER_PORT). Rank 0's stdout goes to stdout; every rank's stderr to
+# stderr, each line prefixed "[rank R] ". With --kill, rank RANK is killed
+# (SIGKILL) after SECONDS. Prints "exit codes: C0 C1 ..." (137 for a killed
+# rank) and exits 1 when any rank exited non-zero, else 0.
+set -u
+kill_rank=-1
+kill_after=0
+if [ "$1" = "--kill" ]; then
+  kill_rank=$2
+  kill_after=$3
+  shift 3
+fi
+n=$1
+shift
+port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+dir=$(mktemp -d)
+pids=()
+for ((r = 0; r < n; r++)); do
+  COLLC_RANK=$r COLLC_WORLD_SIZE=$n COLLC_LOCAL_RANK=$r \
+    COLLC_MASTER_ADDR=127.0.0.1 COLLC_MASTER_PORT=$port \
+    "$@" >"$dir/out.$r" 2>"$dir/err.$r" &
+  pids+=($!)
+done
+if [ "$kill_rank" -ge 0 ]; then
+  sleep "$kill_after"
+  kill -KILL "${pids[$kill_rank]}" 2>/dev/null
+fi
+codes=()
+status=0
+for ((r = 0; r < n; r++)); do
+  wait "${pids[$r]}"
+  code=$?
+  codes+=($code)
+  [ "$code" -ne 0 ] && status=1
+done
+cat "$dir/out.0"
+for ((r = 0; r < n; r++)); do
+  sed "s/^/[rank $r] /" "$dir/err.$r" >&2
+done
+echo "exit codes: ${codes[*]}"
+rm -rf "$dir"
+exit $status
