@@ -85,7 +85,7 @@ for n in $PROCS; do
         exit 1
       }
       algorithm=$(sed -n 's/.*algorithm \([^,]*\),.*/\1/p' "$work/collc.txt" | head -1)
-      chunks=$(sed -n 's/.* \([0-9]*\) chunks per part.*/\1/p' "$work/collc.txt" | head -1)
+      chunks=$(sed -n 's/.*chunks per part \([0-9]*\).*/\1/p' "$work/collc.txt" | head -1)
       cb=$(row "$work/collc.txt")
       mb=$(row "$work/mpi.txt")
       ratio=$(awk -v a="$cb" -v b="$mb" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }')

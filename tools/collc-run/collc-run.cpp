@@ -129,7 +129,7 @@ void printHeader(const Options &o, const collrt::Plan &plan,
               o.planPath.c_str(), plan.producer.c_str(), plan.topology.c_str(),
               plan.worldSize);
   std::printf("# collective %zu of %zu: %s at %s, algorithm %s, %zu group%s "
-              "of %d ranks, %u chunks per part\n",
+              "of %d ranks, chunks per part %u\n",
               o.collective, plan.collectives.size(),
               collc::sched::collectiveName(program.collective),
               collective.location.c_str(), program.algorithm.c_str(),

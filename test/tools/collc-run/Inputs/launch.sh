@@ -34,7 +34,7 @@ fi
 codes=()
 status=0
 for ((r = 0; r < n; r++)); do
-  wait "${pids[$r]}"
+  { wait "${pids[$r]}"; } 2>/dev/null # no "Killed" notice
   code=$?
   codes+=($code)
   [ "$code" -ne 0 ] && status=1
