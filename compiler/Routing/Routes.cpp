@@ -15,36 +15,41 @@ constexpr size_t kCachedTrees = 64;
 Routes::Routes(const topo::Topology &topology)
     : topology_(topology), stride_(std::max(1, topology.gpusPerNode())) {}
 
-const Routes::Tree &Routes::tree(topo::DeviceId from) {
-  for (const std::unique_ptr<Tree> &t : trees_)
-    if (t->source == from)
-      return *t;
-  size_t devices = topology_.devices().size();
-  size_t states = devices * stride_;
-  auto t = std::make_unique<Tree>();
-  t->source = from;
-  t->viaLink.assign(states, -1);
-  t->prevState.assign(states, -1);
-  t->best.assign(devices, -1);
-  std::vector<double> latency(states, -1);
-  std::vector<int> hops(states, 0);
-  std::vector<bool> done(states, false);
-
-  const topo::Device &source = topology_.device(from);
-  int startLocal = source.kind == topo::DeviceKind::Gpu ? source.index : 0;
+const Routes::Tree &Routes::tree(topo::DeviceId from, topo::DeviceId to) {
+  Tree *t = nullptr;
+  for (const std::unique_ptr<Tree> &cached : trees_)
+    if (cached->source == from)
+      t = cached.get();
+  if (!t) {
+    size_t devices = topology_.devices().size();
+    size_t states = devices * stride_;
+    auto fresh = std::make_unique<Tree>();
+    fresh->source = from;
+    fresh->viaLink.assign(states, -1);
+    fresh->prevState.assign(states, -1);
+    fresh->best.assign(devices, -1);
+    fresh->latency.assign(states, -1);
+    fresh->hops.assign(states, 0);
+    fresh->done.assign(states, false);
+    const topo::Device &source = topology_.device(from);
+    int startLocal = source.kind == topo::DeviceKind::Gpu ? source.index : 0;
+    int32_t start = state(from, startLocal);
+    fresh->latency[start] = 0;
+    fresh->queue.emplace(0.0, 0, -1, start);
+    if (trees_.size() == kCachedTrees)
+      trees_.pop_front();
+    trees_.push_back(std::move(fresh));
+    t = trees_.back().get();
+  }
   // Dijkstra on (latency, hops, link id): the order of
-  // Topology::shortestPath.
-  using Key = std::tuple<double, int, int32_t, int32_t>; // .., link, state
-  std::priority_queue<Key, std::vector<Key>, std::greater<Key>> queue;
-  int32_t start = state(from, startLocal);
-  latency[start] = 0;
-  queue.emplace(0.0, 0, -1, start);
-  while (!queue.empty()) {
-    auto [lat, hop, link, s] = queue.top();
-    queue.pop();
-    if (done[s])
+  // Topology::shortestPath. It stops as soon as `to` is settled; states are
+  // settled in the same order whether or not it stopped before.
+  while (t->best[to] < 0 && !t->queue.empty()) {
+    auto [lat, hop, link, s] = t->queue.top();
+    t->queue.pop();
+    if (t->done[s])
       continue;
-    done[s] = true;
+    t->done[s] = true;
     topo::DeviceId device = s / stride_;
     int lastGpu = s % stride_;
     if (t->best[device] < 0)
@@ -67,23 +72,20 @@ const Routes::Tree &Routes::tree(topo::DeviceId from) {
       }
       int nextLocal = next.kind == topo::DeviceKind::Gpu ? next.index : lastGpu;
       int32_t ns = state(l.dst, nextLocal);
-      if (done[ns])
+      if (t->done[ns])
         continue;
       double candidate = lat + l.latency;
-      if (latency[ns] < 0 || candidate < latency[ns] ||
-          (candidate == latency[ns] && hop + 1 <= hops[ns])) {
-        latency[ns] = candidate;
-        hops[ns] = hop + 1;
+      if (t->latency[ns] < 0 || candidate < t->latency[ns] ||
+          (candidate == t->latency[ns] && hop + 1 <= t->hops[ns])) {
+        t->latency[ns] = candidate;
+        t->hops[ns] = hop + 1;
         t->viaLink[ns] = out;
         t->prevState[ns] = s;
-        queue.emplace(candidate, hop + 1, out, ns);
+        t->queue.emplace(candidate, hop + 1, out, ns);
       }
     }
   }
-  if (trees_.size() == kCachedTrees)
-    trees_.pop_front();
-  trees_.push_back(std::move(t));
-  return *trees_.back();
+  return *t;
 }
 
 const std::vector<topo::LinkId> &Routes::path(topo::DeviceId from,
@@ -91,7 +93,7 @@ const std::vector<topo::LinkId> &Routes::path(topo::DeviceId from,
   scratch_.clear();
   if (from == to)
     return scratch_;
-  const Tree &t = tree(from);
+  const Tree &t = tree(from, to);
   int32_t s = t.best[to];
   if (s < 0) // unreachable: the loader rejects such topologies
     return scratch_;

@@ -18,7 +18,10 @@
 #include "compiler/Topology/Topology.h"
 
 #include <deque>
+#include <functional>
 #include <memory>
+#include <queue>
+#include <tuple>
 #include <vector>
 
 namespace collc {
@@ -34,14 +37,23 @@ public:
   const topo::Topology &topology() const { return topology_; }
 
 private:
-  /// The shortest-path tree of one source over states.
+  /// The shortest-path tree of one source over states, grown only as far
+  /// as the targets asked for so far (the search stops once a target is
+  /// settled and resumes from where it stopped for the next one, so the
+  /// tree is the same as a full search's).
   struct Tree {
+    using Key = std::tuple<double, int, int32_t, int32_t>; // .., link, state
     topo::DeviceId source = -1;
     std::vector<int32_t> viaLink;   ///< per state: the link into it, or -1
     std::vector<int32_t> prevState; ///< per state: the state it came from
     std::vector<int32_t> best;      ///< per device: its first settled state
+    std::vector<double> latency;    ///< per state: best known, -1 unknown
+    std::vector<int> hops;          ///< per state: links of that path
+    std::vector<bool> done;         ///< per state: settled
+    std::priority_queue<Key, std::vector<Key>, std::greater<Key>> queue;
   };
-  const Tree &tree(topo::DeviceId from);
+  /// The tree of `from`, grown until `to` is settled.
+  const Tree &tree(topo::DeviceId from, topo::DeviceId to);
   int32_t state(topo::DeviceId device, int lastGpuLocal) const {
     return device * stride_ + lastGpuLocal;
   }

@@ -21,6 +21,44 @@ sim::SimResult simulateLowered(const sched::Program &program,
                        topology, gpus, options);
 }
 
+/// Whether `b` is `a` with every chunk range scaled from a's chunks per part
+/// to b's: the same instructions, peers, buffers, steps and dependencies.
+static bool scaledCopy(const sched::Program &b, const sched::Program &a) {
+  if (a.numRanks != b.numRanks || a.ranks.size() != b.ranks.size() ||
+      a.chunksPerPart == 0)
+    return false;
+  uint64_t ka = a.chunksPerPart, kb = b.chunksPerPart;
+  auto scaled = [&](const sched::ChunkRange &x, const sched::ChunkRange &y) {
+    return x.buffer == y.buffer && uint64_t(x.index) * ka == y.index * kb &&
+           uint64_t(x.count) * ka == y.count * kb;
+  };
+  for (size_t r = 0; r < a.ranks.size(); ++r) {
+    const sched::RankProgram &ra = a.ranks[r], &rb = b.ranks[r];
+    if (ra.channels.size() != rb.channels.size() ||
+        ra.dependencies.size() != rb.dependencies.size())
+      return false;
+    for (size_t d = 0; d < ra.dependencies.size(); ++d)
+      if (ra.dependencies[d].channel != rb.dependencies[d].channel ||
+          ra.dependencies[d].instruction != rb.dependencies[d].instruction)
+        return false;
+    for (size_t c = 0; c < ra.channels.size(); ++c) {
+      const auto &ia = ra.channels[c].instructions;
+      const auto &ib = rb.channels[c].instructions;
+      if (ia.size() != ib.size())
+        return false;
+      for (size_t i = 0; i < ia.size(); ++i) {
+        const sched::Instruction &x = ia[i], &y = ib[i];
+        if (x.opcode != y.opcode || x.sendPeer != y.sendPeer ||
+            x.recvPeer != y.recvPeer || x.depBegin != y.depBegin ||
+            x.depCount != y.depCount || !scaled(y.src, x.src) ||
+            !scaled(y.dst, x.dst))
+          return false;
+      }
+    }
+  }
+  return true;
+}
+
 std::optional<lowering::Choice>
 Selector::choose(const lowering::LoweredCollective &lowered,
                  llvm::ArrayRef<const lowering::Algorithm *> candidates,
@@ -75,6 +113,13 @@ Selector::choose(const lowering::LoweredCollective &lowered,
       counts = {static_cast<unsigned>(
           std::max<int64_t>(1, *fixed / std::max<int64_t>(1, unit)))};
     }
+    // This algorithm's first expansion. A larger chunk count whose program
+    // is the same instruction for instruction (opcodes, peers, buffers)
+    // with every range scaled by the chunk count moves the same fraction of
+    // the data in every instruction: it would simulate to the same time
+    // (e.g. schedules whose instructions all move the whole buffer), so it
+    // is not simulated again.
+    std::optional<sched::Program> first;
     for (unsigned c : counts) {
       Candidate candidate;
       candidate.algorithm = algorithm;
@@ -101,6 +146,10 @@ Selector::choose(const lowering::LoweredCollective &lowered,
         record.tried.push_back(candidate);
         continue;
       }
+      if (!first)
+        first = *program;
+      else if (scaledCopy(*program, *first))
+        continue;
       sim::SimResult result =
           simulateLowered(*program, lowered, topology, simOptions);
       if (!result.error.empty()) {

@@ -45,7 +45,8 @@ double memoryFactor(Opcode op) {
 Engine::Engine(const ProgramIndex &index, const Machine &machine,
                const SimOptions &options, SimResult &result)
     : index_(index), machine_(machine), options_(options), result_(result),
-      routes_(*machine.topology, machine.device, machine.linkLatency),
+      routes_(*machine.topology, machine.device, machine.linkLatency,
+              options.routes.get()),
       network_(machine.capacity, 2 * index.streamCount()),
       streams_(index.streamCount()), pc_(streams_, 0), running_(streams_, 0),
       queued_(streams_, 0), pending_(streams_, 0), start_(streams_, 0),

@@ -5,13 +5,22 @@ namespace collc::sim {
 
 RouteCache::RouteCache(const topo::Topology &topology,
                        const std::vector<topo::DeviceId> &device,
-                       const std::vector<double> &linkLatency)
-    : routes_(topology), device_(device), linkLatency_(linkLatency),
-      sources_(device.size()) {}
+                       const std::vector<double> &linkLatency, RouteMemo *memo)
+    : routes_(topology),
+      memo_(memo && &memo->topology() == &topology ? memo : nullptr),
+      device_(device), linkLatency_(linkLatency), sources_(device.size()) {}
 
 void RouteCache::walk(uint32_t from, uint32_t to, std::vector<uint32_t> &links,
                       double &latency) {
   latency = 0;
+  if (memo_) {
+    RouteMemo::Path path = memo_->path(device_[from], device_[to]);
+    for (uint32_t i = 0; i < path.count; ++i) {
+      links.push_back(uint32_t(path.links[i]));
+      latency += linkLatency_[size_t(path.links[i])];
+    }
+    return;
+  }
   for (topo::LinkId link : routes_.path(device_[from], device_[to])) {
     links.push_back(uint32_t(link));
     latency += linkLatency_[size_t(link)];

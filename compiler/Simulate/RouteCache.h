@@ -11,6 +11,7 @@
 #ifndef COLLC_COMPILER_SIMULATE_ROUTECACHE_H
 #define COLLC_COMPILER_SIMULATE_ROUTECACHE_H
 
+#include "compiler/Routing/RouteMemo.h"
 #include "compiler/Routing/Routes.h"
 
 #include <cstdint>
@@ -21,10 +22,11 @@ namespace collc::sim {
 class RouteCache {
 public:
   /// `device[r]`: the GPU device of group rank r; `linkLatency`: seconds
-  /// per link, after overrides.
+  /// per link, after overrides; `memo`: routes shared with other
+  /// simulations of `topology` (may be null).
   RouteCache(const topo::Topology &topology,
              const std::vector<topo::DeviceId> &device,
-             const std::vector<double> &linkLatency);
+             const std::vector<double> &linkLatency, RouteMemo *memo);
 
   struct Route {
     const uint32_t *links = nullptr; ///< LinkIds, in order
@@ -54,6 +56,7 @@ private:
   void buildAll(Source &source, uint32_t from);
 
   Routes routes_;
+  RouteMemo *memo_;
   const std::vector<topo::DeviceId> &device_;
   const std::vector<double> &linkLatency_;
   std::vector<Source> sources_;

@@ -11,10 +11,12 @@
 #ifndef COLLC_COMPILER_SIMULATE_SIMULATOR_H
 #define COLLC_COMPILER_SIMULATE_SIMULATOR_H
 
+#include "compiler/Routing/RouteMemo.h"
 #include "compiler/Topology/Topology.h"
 #include "dialects/Sched/Program/Program.h"
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -64,6 +66,12 @@ struct SimOptions {
   bool chargeMemory = true;
   /// Per link type replacements of bandwidth and latency.
   std::vector<LinkTypeOverride> linkOverrides;
+  /// Routes remembered across simulations on the same topology (see
+  /// compiler/Routing/RouteMemo.h): selection, the report and the
+  /// baselines share one, so each source's routes are computed once. Null
+  /// (default): every simulation routes afresh. A memo of another topology
+  /// is ignored.
+  std::shared_ptr<RouteMemo> routes;
   /// Whether to keep one TimelineRecord per instruction. Turn off for big
   /// runs that need only the totals.
   bool recordTimeline = true;

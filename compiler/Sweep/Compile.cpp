@@ -16,12 +16,18 @@ compileModule(mlir::ModuleOp module, const topo::Topology &topology,
   attachTopology(module, topology, topologyPath);
 
   auto compiled = std::make_unique<Compiled>();
+  // Selection, the report and the baselines simulate the same topology:
+  // they share its routes (a sweep passes one memo for all its sizes).
+  SelectOptions select = options.select;
+  if (!select.simulation.routes ||
+      &select.simulation.routes->topology() != &topology)
+    select.simulation.routes = std::make_shared<RouteMemo>(topology);
   lowering::LoweringOptions loweringOptions;
   loweringOptions.algo = options.algo;
   loweringOptions.params = options.params;
   loweringOptions.chunks = options.chunks;
   // Algorithms and chunk counts are chosen by simulating every candidate.
-  compiled->selector = std::make_unique<Selector>(topology, options.select);
+  compiled->selector = std::make_unique<Selector>(topology, select);
   loweringOptions.choose = compiled->selector->asChooser();
   mlir::FailureOr<std::vector<lowering::LoweredCollective>> lowered =
       lowering::lowerCollectives(module, library, loweringOptions);
@@ -33,7 +39,7 @@ compileModule(mlir::ModuleOp module, const topo::Topology &topology,
       return mlir::failure();
 
   ReportOptions reportOptions;
-  reportOptions.simulation = options.select.simulation;
+  reportOptions.simulation = select.simulation;
   reportOptions.recordTimelines = options.recordTimelines;
   compiled->report = buildReport(module, topology, compiled->checked,
                                  compiled->selector.get(), reportOptions);

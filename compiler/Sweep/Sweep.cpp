@@ -109,7 +109,12 @@ FailureOr<SweepResult>
 runSweep(MLIRContext &context, const ProgramSpec &spec, const ByteSizes &sizes,
          const lowering::AlgorithmLibrary &library,
          const topo::Topology &topology, llvm::StringRef topologyPath,
-         const CompileOptions &options, Progress *progress) {
+         const CompileOptions &givenOptions, Progress *progress) {
+  // Every size and baseline simulates the same topology: one route memo.
+  CompileOptions options = givenOptions;
+  if (!options.select.simulation.routes ||
+      &options.select.simulation.routes->topology() != &topology)
+    options.select.simulation.routes = std::make_shared<RouteMemo>(topology);
   SweepResult result;
   result.spec = spec;
   result.topology = topology.name();

@@ -675,7 +675,10 @@ static int run() {
   }
 
   // Lower every collective (choosing by simulation), prove each schedule
-  // and build the report.
+  // and build the report; selection, report and baselines share the
+  // topology's routes.
+  compileOptions.select.simulation.routes =
+      std::make_shared<collc::RouteMemo>(*topology);
   FailureOr<std::unique_ptr<collc::sweep::Compiled>> compiledOr =
       collc::sweep::compileModule(*module, *topology, topologyName,
                                   topologyPath, library, compileOptions);
