@@ -335,11 +335,18 @@ int64_t ChannelRunner::sliceElements(Buffer buffer, uint32_t index,
 
 char *ChannelRunner::sliceData(Buffer buffer, uint32_t index,
                                uint64_t tile) const {
-  int64_t offset = buffer == Buffer::Scratch
-                       ? int64_t(index) * layout_.scratchCapacity
-                       : layout_.offsets[int(buffer)][index];
-  offset += int64_t(tile) * layout_.tileElements;
-  return state_.buffers[int(buffer)] + size_t(offset) * layout_.elementSize;
+  char *base = state_.buffers[int(buffer)];
+  if (!base) // a buffer of no elements (sendbuf or recvbuf may be null)
+    return nullptr;
+  bool scratch = buffer == Buffer::Scratch;
+  int64_t start = scratch ? int64_t(index) * layout_.scratchCapacity
+                          : layout_.offsets[int(buffer)][index];
+  int64_t size =
+      scratch ? layout_.scratchCapacity : layout_.chunkElements(buffer, index);
+  // An empty slice past the chunk's end points at the end.
+  int64_t first = int64_t(tile) * layout_.tileElements;
+  return base +
+         size_t(start + (first < size ? first : size)) * layout_.elementSize;
 }
 
 Status ChannelRunner::setSlice(const ChunkRange &dst, uint32_t j, uint64_t tile,
@@ -408,7 +415,9 @@ Status ChannelRunner::execute(const Instruction &in, uint64_t tile) {
     char *out = writeHeader(tile, in.src);
     for (uint32_t j = 0; j < in.src.count; ++j) {
       size_t bytes = size_t(counts_[j]) * es;
-      std::memcpy(out, sliceData(in.src.buffer, in.src.index + j, tile), bytes);
+      if (bytes)
+        std::memcpy(out, sliceData(in.src.buffer, in.src.index + j, tile),
+                    bytes);
       out += bytes;
     }
     return post(in, staging_.data(), messageBytes());
@@ -441,7 +450,9 @@ Status ChannelRunner::recvStore(const Instruction &in, uint64_t tile,
         !s.ok())
       return s;
     size_t bytes = size_t(counts_[j]) * es;
-    std::memcpy(sliceData(in.dst.buffer, in.dst.index + j, tile), from, bytes);
+    if (bytes)
+      std::memcpy(sliceData(in.dst.buffer, in.dst.index + j, tile), from,
+                  bytes);
     from += bytes;
   }
   if (!forward)
@@ -491,7 +502,7 @@ Status ChannelRunner::recvReduce(const Instruction &in, uint64_t tile) {
         stores ? sliceData(in.dst.buffer, in.dst.index + j, tile) : nullptr;
     if (sends) {
       reduceElements(type, op, out, from, src, n);
-      if (stores)
+      if (stores && n)
         std::memcpy(dst, out, n * es);
       out += n * es;
     } else {
@@ -519,9 +530,10 @@ Status ChannelRunner::copy(const Instruction &in, uint64_t tile) {
       in.src.buffer == in.dst.buffer && in.dst.index > in.src.index;
   for (uint32_t k = 0; k < in.src.count; ++k) {
     uint32_t j = backwards ? in.src.count - 1 - k : k;
-    std::memmove(sliceData(in.dst.buffer, in.dst.index + j, tile),
-                 sliceData(in.src.buffer, in.src.index + j, tile),
-                 size_t(counts_[j]) * es);
+    if (counts_[j])
+      std::memmove(sliceData(in.dst.buffer, in.dst.index + j, tile),
+                   sliceData(in.src.buffer, in.src.index + j, tile),
+                   size_t(counts_[j]) * es);
   }
   return Status::success();
 }
