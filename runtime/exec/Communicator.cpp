@@ -49,6 +49,8 @@ TransportCommunicator::TransportCommunicator(
       transport_(std::move(transport)), options_(options) {}
 
 TransportCommunicator::~TransportCommunicator() {
+  if (!finalized_)
+    (void)finalize();
   // The transport may refer to the bootstrap: it goes first.
   transport_.reset();
   bootstrap_.reset();
@@ -66,12 +68,32 @@ void TransportCommunicator::abort(const std::string &reason) {
   transport_->abort(reason);
 }
 
+Status TransportCommunicator::finalize() {
+  if (finalized_)
+    return Status::success();
+  finalized_ = true;
+  // In-process transports deliver at trySend; a failed or aborted world
+  // has nothing left to deliver (and maybe nobody left to meet).
+  if (!bootstrap_ || !transport_->checkPeers().ok())
+    return Status::success();
+  if (Status s = bootstrap_->barrier(Deadline::after(options_.timeoutSeconds));
+      !s.ok())
+    return Status(s.code(), "rank " + std::to_string(rank()) +
+                                ": finalize (waiting for every rank to "
+                                "finish): " +
+                                s.message());
+  return Status::success();
+}
+
 Status TransportCommunicator::run(const Plan &plan, size_t index,
                                   const void *sendbuf, void *recvbuf,
                                   int64_t count, DataType dtype, ReduceOp op) {
   // The watchdog's clock starts now.
   Deadline deadline = Deadline::after(options_.timeoutSeconds);
   std::string rankText = "rank " + std::to_string(rank());
+  if (finalized_)
+    return Status(ErrorCode::InvalidArgument,
+                  rankText + ": run() after finalize()");
   if (index >= plan.collectives.size())
     return Status(ErrorCode::InvalidArgument,
                   rankText + ": collective index " + std::to_string(index) +

@@ -37,8 +37,10 @@ public:
   Status run(const Plan &plan, size_t index, const void *sendbuf, void *recvbuf,
              int64_t count, DataType dtype, ReduceOp op) override;
   void abort(const std::string &reason) override;
+  Status finalize() override;
 
 private:
+  bool finalized_ = false;
   std::unique_ptr<Bootstrap> bootstrap_;
   std::shared_ptr<InProcessFabric> fabric_;
   std::unique_ptr<Transport> transport_;

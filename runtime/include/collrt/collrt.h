@@ -93,6 +93,17 @@ public:
   /// A run that fails (timeout, peer failure, a message that does not fit
   /// the plan) aborts its communicator the same way.
   virtual void abort(const std::string &reason) = 0;
+
+  /// Collective: returns when every rank of the world called finalize (or
+  /// destroyed its communicator), so that the last collective's messages
+  /// reached their receivers before any process exits (a tcp send is in
+  /// flight until the transport's proxy thread wrote it). Fails with
+  /// Timeout after CommOptions::timeoutSeconds, naming the ranks that never
+  /// arrived. Returns at once for in-process groups and for a communicator
+  /// that failed or was aborted. run() is refused afterwards. The
+  /// destructor calls it when the program did not; call it explicitly
+  /// before exit() (which skips destructors) and to see its Status.
+  virtual Status finalize() = 0;
 };
 
 } // namespace collrt

@@ -330,6 +330,13 @@ TEST(CommunicatorTest, OptionsAreChecked) {
   EXPECT_EQ(comms[2]->rank(), 2);
   EXPECT_EQ(comms[2]->worldSize(), 3);
   EXPECT_STREQ(comms[2]->transportName(), "in-process");
+  // In-process: finalize has nothing to wait for; run() is refused after.
+  EXPECT_TRUE(comms[1]->finalize().ok());
+  Plan plan = makePlan(ringAllReduce(3, 1, 1), DataType::F32, ReduceOp::Sum);
+  Status after =
+      comms[1]->run(plan, 0, nullptr, nullptr, 0, DataType::F32, ReduceOp::Sum);
+  EXPECT_EQ(after.code(), ErrorCode::InvalidArgument);
+  EXPECT_EQ(after.message(), "rank 1: run() after finalize()");
 }
 
 TEST(CommunicatorTest, OutputElements) {

@@ -148,6 +148,12 @@ void runOverTransport(const std::string &transport, const char *expectedName) {
     for (const Plan *plan : {&ring, &a2a, &ring, &staged})
       if (int code = runRank(*comm, *plan, 5000 + 7); code != 0)
         return code;
+    if (Status s = comm->finalize(); !s.ok())
+      return fail(comm->rank(), s.toString());
+    Status after =
+        comm->run(ring, 0, nullptr, nullptr, 0, DataType::BF16, ReduceOp::Avg);
+    if (after.code() != ErrorCode::InvalidArgument)
+      return fail(comm->rank(), "run() after finalize(): " + after.toString());
     return 0;
   });
   for (int32_t r = 0; r < n; ++r)
@@ -159,6 +165,30 @@ TEST(ProcessTest, RanksAsProcessesOverShm) { runOverTransport("shm", "shm"); }
 TEST(ProcessTest, RanksAsProcessesOverTcp) { runOverTransport("tcp", "tcp"); }
 
 TEST(ProcessTest, AutoChoosesShmOnOneHost) { runOverTransport("auto", "shm"); }
+
+TEST(ProcessTest, ARankThatFinishesFirstDeliversItsLastMessages) {
+  // The root of a chain broadcast is done once its last sends are posted;
+  // over tcp they are still in flight. Its communicator's destructor
+  // (finalize) waits for the others, so that exiting loses nothing.
+  const int32_t n = 3;
+  Plan broadcast =
+      makePlan(chainBroadcast(n, 16, 0), DataType::I8, ReduceOp::Sum);
+  for (int round = 0; round < 5; ++round) {
+    std::vector<int> codes = runProcesses(n, 60, [&](int32_t rank) {
+      CommOptions options;
+      options.transport = "tcp";
+      options.timeoutSeconds = 20;
+      options.slotBytes = 64; // many small messages
+      std::unique_ptr<Communicator> comm;
+      if (Status s = Communicator::createFromEnvironment(options, &comm);
+          !s.ok())
+        return fail(rank, s.toString());
+      return runRank(*comm, broadcast, 4000);
+    });
+    for (int32_t r = 0; r < n; ++r)
+      EXPECT_EQ(codes[size_t(r)], 0) << "round " << round << " rank " << r;
+  }
+}
 
 TEST(ProcessTest, AKilledRankIsAPeerFailure) {
   // Rank 2 dies (SIGKILL) instead of running a second time; the others'
