@@ -12,9 +12,12 @@
 #     collc-bench-mpi (MPI_Allreduce, MPI_Allgather, MPI_Reduce_scatter_block,
 #     MPI_Alltoall), with the same iterations, warm-up, binding (none) and
 #     oversubscription;
+# each pair $REPEAT times (3), alternating collc-run and MPI, keeping each
+# tool's best busbw (a shared machine's load only ever slows a run down);
 # then prints a Markdown table per collective and process count: size,
-# collc's algorithm, collc's busbw, MPI's busbw and their ratio. Both tools
-# time each call and report the mean of the slowest rank (docs/collc-run.md).
+# collc's algorithm, collc's best busbw, MPI's best busbw and their ratio.
+# Both tools time each call and report the mean of the slowest rank
+# (docs/collc-run.md).
 # BUILD_DIR (default build) must hold bin/collc, bin/collc-run and
 # bin/collc-bench-mpi.
 set -euo pipefail
@@ -29,6 +32,7 @@ done
 PROCS=${PROCS:-"2 4 8"}
 SIZES=${SIZES:-"4K 8K 16K 32K 64K 128K 256K 512K 1M 2M 4M 8M 16M 32M 64M"}
 COLLECTIVES=${COLLECTIVES:-"all_reduce all_gather reduce_scatter all_to_all"}
+REPEAT=${REPEAT:-3}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 mpirun=(mpirun --allow-run-as-root --oversubscribe --bind-to none)
@@ -51,12 +55,16 @@ iterations() { # fewer iterations for large sizes: "ITERS WARMUP"
 free_port() {
   python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
 }
+best() { # the larger of two busbw figures
+  awk -v a="$1" -v b="$2" 'BEGIN { print (b + 0 > a + 0) ? b : a }'
+}
 row() { # the data row of a collc-run / collc-bench-mpi table: busbw
   awk '!/^#/ && NF >= 8 { print $7 }' "$1" | tail -1
 }
 
 echo "# collc-run (shm) vs Open MPI ($(mpirun --version | head -1)), $(date -u +%Y-%m-%dT%H:%MZ)"
 echo "# $(nproc) cores: $(lscpu | sed -n 's/^Model name: *//p'); processes > cores are oversubscribed"
+echo "# best of $REPEAT runs per tool and size; load average at the start: $(cut -d' ' -f1-3 /proc/loadavg)"
 for n in $PROCS; do
   topo=$root/test/runtime/Inputs/topologies/1x$n.json
   for c in $COLLECTIVES; do
@@ -70,26 +78,32 @@ for n in $PROCS; do
       plan=$work/$c-$n-$s.plan.json
       "$collc" --collective "$c" --bytes "$s" --topo "$topo" --emit=plan \
         -o "$plan" >/dev/null
-      port=$(free_port)
-      if ! timeout 600 "${mpirun[@]}" -np "$n" -x MASTER_ADDR=127.0.0.1 \
-          -x MASTER_PORT="$port" "$run" "$plan" --transport shm \
-          --iters "$iters" --warmup "$warmup" >"$work/collc.txt" 2>&1; then
-        echo "run.sh: collc-run failed for $c, $n processes, $s:" >&2
-        cat "$work/collc.txt" >&2
-        exit 1
-      fi
-      timeout 600 "${mpirun[@]}" -np "$n" "$mpi" --collective "$c" \
-        --bytes "$s" --iters "$iters" --warmup "$warmup" >"$work/mpi.txt" 2>&1 || {
-        echo "run.sh: collc-bench-mpi failed for $c, $n processes, $s:" >&2
-        cat "$work/mpi.txt" >&2
-        exit 1
-      }
+      cb=0
+      mb=0
+      for ((rep = 0; rep < REPEAT; rep++)); do
+        port=$(free_port)
+        if ! timeout 600 "${mpirun[@]}" -np "$n" -x MASTER_ADDR=127.0.0.1 \
+            -x MASTER_PORT="$port" "$run" "$plan" --transport shm \
+            --iters "$iters" --warmup "$warmup" >"$work/collc.txt" 2>&1; then
+          echo "run.sh: collc-run failed for $c, $n processes, $s:" >&2
+          cat "$work/collc.txt" >&2
+          exit 1
+        fi
+        timeout 600 "${mpirun[@]}" -np "$n" "$mpi" --collective "$c" \
+          --bytes "$s" --iters "$iters" --warmup "$warmup" >"$work/mpi.txt" 2>&1 || {
+          echo "run.sh: collc-bench-mpi failed for $c, $n processes, $s:" >&2
+          cat "$work/mpi.txt" >&2
+          exit 1
+        }
+        cb=$(best "$cb" "$(row "$work/collc.txt")")
+        mb=$(best "$mb" "$(row "$work/mpi.txt")")
+      done
       algorithm=$(sed -n 's/.*algorithm \([^,]*\),.*/\1/p' "$work/collc.txt" | head -1)
       chunks=$(sed -n 's/.*chunks per part \([0-9]*\).*/\1/p' "$work/collc.txt" | head -1)
-      cb=$(row "$work/collc.txt")
-      mb=$(row "$work/mpi.txt")
       ratio=$(awk -v a="$cb" -v b="$mb" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }')
       echo "| $s | $algorithm (k=$chunks) | $cb | $mb | $ratio |"
     done
   done
 done
+echo
+echo "# load average at the end: $(cut -d' ' -f1-3 /proc/loadavg), $(date -u +%Y-%m-%dT%H:%MZ)"
