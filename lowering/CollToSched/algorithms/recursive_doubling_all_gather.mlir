@@ -72,7 +72,10 @@ sched.schedule @recursive_doubling_all_gather collective = all_gather
             }
           }
           sched.if "r + q < n" {
+            // Part r is among them: wait for channel 1's copy (for q = 2
+            // no earlier send of this channel has).
             sched.send to "r + q" src = output[0] count = "(r + q) * k" step = q
+                after = [(channel 1, index 0)]
             sched.if "r + q + 1 < n" {
               sched.send to "r + q" src = output["(r + q + 1) * k"]
                   count = "(n - r - q - 1) * k" step = q
