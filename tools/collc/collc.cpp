@@ -12,6 +12,7 @@
 #include "compiler/Pipeline/Pipeline.h"
 #include "compiler/Plan/PlanBuilder.h"
 #include "compiler/Report/Report.h"
+#include "compiler/Run/RunPlan.h"
 #include "compiler/Select/Select.h"
 #include "compiler/Summary/CollectiveSummary.h"
 #include "compiler/Sweep/Compile.h"
@@ -23,6 +24,8 @@
 #include "compiler/Volume/Volume.h"
 #include "lowering/CollToSched/AlgorithmLibrary.h"
 #include "lowering/CollToSched/LowerCollectives.h"
+#include "lowering/SchedToCUDA/CudaEmitter.h"
+#include "lowering/SchedToCUDA/Fatbin.h"
 
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -72,7 +75,31 @@ static cl::opt<bool> dumpTopology(
              "and exit; no input program is needed"),
     cl::cat(collcCategory));
 
-enum class EmitKind { Report, Summary, Mlir, Sched, Volumes, Dot, Plan };
+static cl::opt<bool> runOption(
+    "run",
+    cl::desc("Then run the compiled plan: every collective on the plan's "
+             "world of ranks as threads of this process (libcollrt's CPU "
+             "executor), on position-dependent inputs at the compiled "
+             "size, every output element checked (docs/collc-run.md)"),
+    cl::cat(collcCategory));
+
+static cl::opt<double>
+    runTimeout("run-timeout",
+               cl::desc("With --run: the watchdog of each collective, seconds "
+                        "(default 60)"),
+               cl::init(60), cl::value_desc("SECONDS"), cl::cat(collcCategory));
+
+enum class EmitKind {
+  Report,
+  Summary,
+  Mlir,
+  Sched,
+  Volumes,
+  Dot,
+  Plan,
+  Cuda,
+  Fatbin
+};
 static cl::opt<EmitKind>
     emitKind("emit", cl::desc("What to write"), cl::init(EmitKind::Report),
              cl::values(clEnumValN(EmitKind::Report, "report",
@@ -98,7 +125,13 @@ static cl::opt<EmitKind>
                                    "the plan libcollrt and collc-run run: "
                                    "every collective's verified schedule, "
                                    "groups and element type as JSON "
-                                   "(docs/plan-format.md)")),
+                                   "(docs/plan-format.md)"),
+                        clEnumValN(EmitKind::Cuda, "cuda",
+                                   "CUDA C++: a kernel per collective of the "
+                                   "plan (docs/codegen.md)"),
+                        clEnumValN(EmitKind::Fatbin, "fatbin",
+                                   "those kernels compiled by nvcc for "
+                                   "--cuda-arch (needs -o FILE)")),
              cl::cat(collcCategory));
 
 static cl::opt<std::string> algoOption(
@@ -186,6 +219,33 @@ static cl::opt<std::string>
     outputFilename("o", cl::desc("Write the output to FILE (default: stdout)"),
                    cl::value_desc("FILE"), cl::init("-"),
                    cl::cat(collcCategory));
+
+static cl::opt<std::string> cudaArchOption(
+    "cuda-arch",
+    cl::desc("With --emit=fatbin: the architectures to compile for, "
+             "comma-separated (default sm_80,sm_90)"),
+    cl::value_desc("sm_NN,..."), cl::init("sm_80,sm_90"),
+    cl::cat(collcCategory));
+
+static cl::opt<std::string> nvccOption(
+    "nvcc",
+    cl::desc("With --emit=fatbin: the nvcc to run (default: nvcc on PATH, "
+             "else /usr/local/cuda/bin/nvcc)"),
+    cl::value_desc("PATH"), cl::cat(collcCategory));
+
+static cl::opt<std::string> cudaIncludeOption(
+    "cuda-include",
+    cl::desc("With --emit=fatbin: the directory holding "
+             "collrt/device/Channel.h (default: the source tree's "
+             "runtime/include)"),
+    cl::value_desc("DIR"), cl::init(COLLC_RUNTIME_INCLUDE_DIR),
+    cl::cat(collcCategory));
+
+static cl::opt<std::string> kernelPrefixOption(
+    "kernel-prefix",
+    cl::desc("With --emit=cuda or fatbin: kernel names start with this "
+             "(default collc: collc_k0_ring_all_reduce)"),
+    cl::value_desc("NAME"), cl::init("collc"), cl::cat(collcCategory));
 
 /// The directories searched for a bundled topology name, in order.
 static std::vector<std::string> topologySearchDirs() {
@@ -417,6 +477,115 @@ static bool emitPlan(const std::vector<collc::CheckedCollective> &checked,
   return true;
 }
 
+/// --run: builds the plan of every collective and runs it on the CPU
+/// executor, printing a line per collective; false on any failure.
+static bool runCompiled(const std::vector<collc::CheckedCollective> &checked,
+                        const std::string &topologyName) {
+  collc::PlanBuildOptions options;
+  options.topology = topologyName;
+  options.connectionSlots = sched::VerifyOptions().connectionSlots;
+  // An all_to_all_v whose counts come at run time has no plan: it is left
+  // out, and said so (every other collective still runs).
+  std::vector<collc::CheckedCollective> runnable;
+  std::string skipped;
+  for (const collc::CheckedCollective &c : checked) {
+    if (c.lowered.countsAtRunTime) {
+      std::string loc;
+      llvm::raw_string_ostream l(loc);
+      c.lowered.op->getLoc().print(l);
+      skipped += "run: not run: " +
+                 std::string(sched::collectiveName(c.lowered.collective)) +
+                 " at " + l.str() +
+                 ": its send counts are known only at run time, and a plan "
+                 "fixes an all_to_all_v's counts\n";
+      continue;
+    }
+    runnable.push_back(c);
+  }
+  collrt::Plan plan;
+  std::vector<std::string> errors;
+  if (!collc::buildPlan(runnable, options, plan, errors)) {
+    for (const std::string &error : errors)
+      llvm::errs() << "collc: error: " << error << "\n";
+    llvm::errs() << "collc: error: --run: nothing run\n";
+    return false;
+  }
+  collc::RunPlanOptions runOptions;
+  runOptions.timeoutSeconds = runTimeout;
+  std::string out;
+  llvm::outs().flush();
+  bool ok = collc::runPlanInProcess(plan, runOptions, out);
+  llvm::outs() << out << skipped;
+  llvm::outs().flush();
+  if (!ok)
+    llvm::errs() << "collc: error: --run: a collective failed (above)\n";
+  return ok;
+}
+
+/// --emit=cuda and --emit=fatbin: a kernel per collective of the plan (in
+/// the plan's order, with the same refusals as --emit=plan), and for fatbin
+/// those kernels compiled by nvcc. docs/codegen.md.
+static bool
+emitCudaKernels(const std::vector<collc::CheckedCollective> &checked,
+                const std::string &topologyName, const std::string &source,
+                std::string &output) {
+  collc::PlanBuildOptions options;
+  options.topology = topologyName;
+  options.connectionSlots = sched::VerifyOptions().connectionSlots;
+  collrt::Plan plan;
+  std::vector<std::string> errors;
+  const char *what = emitKind == EmitKind::Fatbin ? "fatbin" : "CUDA";
+  if (!collc::buildPlan(checked, options, plan, errors)) {
+    for (const std::string &error : errors)
+      llvm::errs() << "collc: error: " << error << "\n";
+    llvm::errs() << "collc: error: no " << what << " written\n";
+    return false;
+  }
+  std::vector<collc::cuda::KernelInput> kernels;
+  for (const collc::CheckedCollective &c : checked) {
+    // A recv travels with its send, as in the plan.
+    if (c.lowered.op->getName().getStringRef() == "coll.recv")
+      continue;
+    const collrt::PlanCollective &entry = plan.collectives[kernels.size()];
+    collc::cuda::KernelInput kernel;
+    kernel.schedule = c.lowered.schedule;
+    kernel.expand = &c.lowered.expand;
+    kernel.program = &*c.program;
+    kernel.dtype = entry.dtype;
+    if (c.lowered.collective == sched::Collective::AllReduce ||
+        c.lowered.collective == sched::Collective::ReduceScatter ||
+        c.lowered.collective == sched::Collective::Reduce)
+      kernel.reduction = entry.reduction;
+    kernel.planIndex = int(kernels.size());
+    kernel.location = collc::formatLocation(c.lowered.op->getLoc());
+    kernels.push_back(kernel);
+  }
+  collc::cuda::EmitOptions emitOptions;
+  emitOptions.kernelPrefix = kernelPrefixOption;
+  emitOptions.source = source + " on topology " + topologyName;
+  std::string cuda;
+  if (failed(collc::cuda::emitCuda(kernels, emitOptions, cuda))) {
+    llvm::errs() << "collc: error: no " << what << " written\n";
+    return false;
+  }
+  if (emitKind == EmitKind::Cuda) {
+    output = std::move(cuda);
+    return true;
+  }
+  collc::cuda::FatbinOptions fatbinOptions;
+  fatbinOptions.nvcc = nvccOption;
+  fatbinOptions.includeDirs = {cudaIncludeOption};
+  std::string error;
+  if (!collc::cuda::parseArchitectures(cudaArchOption,
+                                       fatbinOptions.architectures, error) ||
+      !collc::cuda::compileFatbin(cuda, fatbinOptions, output, error)) {
+    llvm::errs() << "collc: error: " << error << "\n";
+    llvm::errs() << "collc: error: no fatbin written\n";
+    return false;
+  }
+  return true;
+}
+
 static std::string emitName(EmitKind kind) {
   switch (kind) {
   case EmitKind::Report:
@@ -433,6 +602,10 @@ static std::string emitName(EmitKind kind) {
     return "dot";
   case EmitKind::Plan:
     return "plan";
+  case EmitKind::Cuda:
+    return "cuda";
+  case EmitKind::Fatbin:
+    return "fatbin";
   }
   return "report";
 }
@@ -473,6 +646,9 @@ checkGeneratedOptions(const collc::topo::Topology &topology) {
     return fail(error);
   if (!sizes->range && !collc::sweep::checkExactSize(*spec, sizes->min, error))
     return fail(error);
+  if (sizes->range && runOption)
+    return fail("--run needs a single --bytes SIZE, not the range '" +
+                bytesOption + "' (collc-run sweeps the sizes of a plan)");
   if (sizes->range && emitKind == EmitKind::Plan)
     return fail("--emit=plan needs a single --bytes SIZE, not the range '" +
                 bytesOption +
@@ -583,6 +759,26 @@ static int run() {
     llvm::errs() << "collc: error: no input file; usage: collc FILE.mlir "
                     "--topo NAME|FILE, or collc --collective NAME --bytes "
                     "SIZE|MIN:MAX --topo NAME|FILE (see --help)\n";
+    return 1;
+  }
+
+  // The CUDA options (docs/codegen.md) belong to the CUDA emit kinds.
+  bool emitsCuda = emitKind == EmitKind::Cuda || emitKind == EmitKind::Fatbin;
+  for (const cl::Option *option : std::initializer_list<const cl::Option *>{
+           &cudaArchOption, &nvccOption, &cudaIncludeOption,
+           &kernelPrefixOption})
+    if (option->getNumOccurrences() &&
+        (option == &kernelPrefixOption ? !emitsCuda
+                                       : emitKind != EmitKind::Fatbin)) {
+      llvm::errs() << "collc: error: --" << option->ArgStr
+                   << " applies to --emit="
+                   << (option == &kernelPrefixOption ? "cuda and --emit=" : "")
+                   << "fatbin only\n";
+      return 1;
+    }
+  if (emitKind == EmitKind::Fatbin && outputFilename == "-") {
+    llvm::errs() << "collc: error: --emit=fatbin writes a binary file; give "
+                    "-o FILE.fatbin\n";
     return 1;
   }
 
@@ -742,6 +938,13 @@ static int run() {
     os.flush();
     if (!emitDot(checked, output))
       return 1;
+  } else if (emitKind == EmitKind::Cuda || emitKind == EmitKind::Fatbin) {
+    std::string source = generated ? "--collective " + collectiveOption +
+                                         " --bytes " + bytesOption
+                                   : displayName;
+    os.flush();
+    if (!emitCudaKernels(checked, topologyName, source, output))
+      return 1;
   } else if (emitKind == EmitKind::Plan) {
     std::string generatedBy;
     if (generated) {
@@ -776,6 +979,8 @@ static int run() {
     return 1;
   if (outputFilename == "-")
     llvm::outs() << output;
+  if (runOption)
+    return runCompiled(checked, topologyName) ? 0 : 1;
   return 0;
 }
 

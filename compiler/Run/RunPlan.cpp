@@ -1,0 +1,168 @@
+//===- RunPlan.cpp - collc --run: compile, then run on the CPU ------------===//
+#include "compiler/Run/RunPlan.h"
+
+#include "collrt/collrt.h"
+#include "runtime/check/Reference.h"
+#include "runtime/check/TestData.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace collc {
+
+namespace {
+
+using collc::sched::Collective;
+
+/// "1.50 MiB"
+std::string bytesText(double bytes) {
+  const char *units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  int u = 0;
+  while (bytes >= 1024 && u < 4) {
+    bytes /= 1024;
+    ++u;
+  }
+  char text[32];
+  std::snprintf(text, sizeof text, u ? "%.2f %s" : "%.0f %s", bytes, units[u]);
+  return text;
+}
+
+/// What one world rank did.
+struct RankOutcome {
+  collrt::Status status;
+  int64_t checked = 0;
+  int64_t wrong = 0;
+  std::vector<std::string> examples;
+  double seconds = 0;
+  int64_t inputBytes = 0;
+};
+
+/// The group rank of world rank `world` in `collective`, or -1.
+int32_t groupRankOf(const collrt::PlanCollective &collective, int32_t world) {
+  for (const std::vector<int32_t> &group : collective.groups)
+    for (size_t i = 0; i < group.size(); ++i)
+      if (group[i] == world)
+        return int32_t(i);
+  return -1;
+}
+
+RankOutcome runRank(collrt::Communicator &comm, const collrt::Plan &plan,
+                    size_t index) {
+  RankOutcome outcome;
+  const collrt::PlanCollective &collective = plan.collectives[index];
+  const sched::Program &program = collective.program;
+  int32_t rank = groupRankOf(collective, comm.rank());
+  size_t elementSize = collrt::dataTypeSize(collective.dtype);
+  int64_t count = collective.elementsPerRank, inputElements = 0,
+          outputElements = 0;
+  if (rank >= 0) {
+    if (program.collective == Collective::AllToAllV)
+      count = collrt::check::referenceInputElements(program, rank, 0);
+    inputElements = collrt::check::referenceInputElements(program, rank, count);
+    outputElements = collrt::outputElements(collective, rank, count);
+  }
+  std::vector<uint8_t> input(size_t(std::max<int64_t>(inputElements, 1)) *
+                             elementSize),
+      output(size_t(std::max<int64_t>(outputElements, 1)) * elementSize);
+  collrt::check::TestData data(program, collective.dtype, collective.reduction,
+                               0);
+  if (rank >= 0) {
+    data.fillInput(rank, input.data(), inputElements);
+    collrt::check::TestData::poison(collective.dtype, output.data(),
+                                    outputElements);
+  }
+  auto start = std::chrono::steady_clock::now();
+  outcome.status = comm.run(plan, index, input.data(), output.data(), count,
+                            collective.dtype, collective.reduction);
+  outcome.seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
+  outcome.inputBytes = inputElements * int64_t(elementSize);
+  if (!outcome.status.ok() || rank < 0)
+    return outcome;
+  collrt::check::CheckResult result =
+      collrt::check::checkRank(data, rank, count, input.data(), inputElements,
+                               output.data(), outputElements);
+  outcome.checked = result.checked;
+  outcome.wrong = result.wrong;
+  for (const collrt::check::ElementError &e : result.examples)
+    outcome.examples.push_back(e.describe());
+  return outcome;
+}
+
+} // namespace
+
+bool runPlanInProcess(const collrt::Plan &plan, const RunPlanOptions &options,
+                      std::string &out) {
+  collrt::CommOptions commOptions;
+  commOptions.timeoutSeconds = options.timeoutSeconds;
+  commOptions.slotBytes = options.slotBytes;
+  std::vector<std::unique_ptr<collrt::Communicator>> comms;
+  collrt::Status s = collrt::Communicator::createInProcessGroup(
+      plan.worldSize, commOptions, &comms);
+  if (!s.ok()) {
+    out += "run: error: " + s.toString() + "\n";
+    return false;
+  }
+  char line[256];
+  std::snprintf(line, sizeof line,
+                "run: %d ranks as threads on the CPU executor (in-process "
+                "transport, slot bytes %s, watchdog %.0f s); every output "
+                "element checked\n",
+                plan.worldSize, bytesText(double(options.slotBytes)).c_str(),
+                options.timeoutSeconds);
+  out += line;
+  bool ok = true;
+  for (size_t index = 0; index < plan.collectives.size(); ++index) {
+    const collrt::PlanCollective &collective = plan.collectives[index];
+    std::vector<RankOutcome> outcomes(comms.size());
+    std::vector<std::thread> threads;
+    threads.reserve(comms.size());
+    for (size_t r = 0; r < comms.size(); ++r)
+      threads.emplace_back(
+          [&, r] { outcomes[r] = runRank(*comms[r], plan, index); });
+    for (std::thread &t : threads)
+      t.join();
+    int64_t checked = 0, wrong = 0, maxInput = 0;
+    double seconds = 0;
+    const collrt::Status *failure = nullptr;
+    for (const RankOutcome &o : outcomes) {
+      checked += o.checked;
+      wrong += o.wrong;
+      seconds = std::max(seconds, o.seconds);
+      maxInput = std::max(maxInput, o.inputBytes);
+      if (!o.status.ok() && !failure)
+        failure = &o.status;
+    }
+    std::string what =
+        std::string(sched::collectiveName(collective.program.collective)) +
+        " (" + collective.program.algorithm + ") at " + collective.location;
+    if (failure) {
+      out += "run: " + what + ": FAILED: " + failure->toString() + "\n";
+      ok = false;
+      continue;
+    }
+    std::snprintf(
+        line, sizeof line,
+        ", %s per rank, %s, %d group%s of %d: %lld of %lld "
+        "elements wrong, %.3f s\n",
+        bytesText(double(maxInput)).c_str(),
+        collrt::dataTypeName(collective.dtype), int(collective.groups.size()),
+        collective.groups.size() == 1 ? "" : "s", collective.program.numRanks,
+        (long long)wrong, (long long)checked, seconds);
+    out += "run: " + what + line;
+    if (wrong) {
+      ok = false;
+      for (const RankOutcome &o : outcomes)
+        for (const std::string &e : o.examples)
+          out += "run:   " + e + "\n";
+    }
+  }
+  return ok;
+}
+
+} // namespace collc
