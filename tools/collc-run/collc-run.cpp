@@ -16,6 +16,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -170,13 +171,20 @@ int runThreads(const Options &o, const collrt::Plan &plan,
   printHeader(o, plan, collective, o.ranks, comms[0]->transportName(), true);
   // A rank waits for the others' reports at most as long as all its runs
   // could take under the watchdog.
-  auto exchange = createThreadExchange(o.ranks, o.timeoutSeconds *
-                                                    (o.warmup + o.iters + 2));
+  // (At most 30 days, which the clock's duration holds.)
+  auto exchange = createThreadExchange(
+      o.ranks,
+      std::min(o.timeoutSeconds * (double(o.warmup) + o.iters + 2), 2.6e6));
   std::vector<Status> results(size_t(o.ranks));
   std::vector<std::thread> threads;
   for (int32_t r = 0; r < o.ranks; ++r)
     threads.emplace_back([&, r] {
-      results[size_t(r)] = runRank(setup, *comms[size_t(r)], *exchange);
+      Status result = runRank(setup, *comms[size_t(r)], *exchange);
+      // A rank that stops for a reason of its own (not a failed run, which
+      // aborts by itself) stops the others' runs too.
+      if (!result.ok() && result.code() != collrt::ErrorCode::CheckFailed)
+        comms[size_t(r)]->abort(result.message());
+      results[size_t(r)] = result;
     });
   for (std::thread &t : threads)
     t.join();
@@ -236,14 +244,24 @@ int runProcess(const Options &o, const collrt::Plan &plan,
     printHeader(o, plan, collective, communicator->worldSize(),
                 communicator->transportName(), false);
   s = runRank(setup, *communicator, *exchange);
-  if (!s.ok()) {
-    // Each process reports its own failure; wrong elements are reported
-    // (with the total) by rank 0 only.
-    if (s.code() != collrt::ErrorCode::CheckFailed || communicator->rank() == 0)
-      std::fprintf(stderr, "collc-run: %s\n", s.toString().c_str());
-    return kExitFailed;
+  if (s.ok() || s.code() == collrt::ErrorCode::CheckFailed) {
+    // Every run finished. The closing barrier: no process leaves while a
+    // peer may still need its last messages.
+    Status closed = communicator->finalize();
+    if (!closed.ok())
+      return fail(kExitFailed, closed.toString());
+  } else {
+    // This rank stops: the others' runs fail at once instead of waiting
+    // for the watchdog.
+    communicator->abort(s.message());
   }
-  return 0;
+  if (s.ok())
+    return 0;
+  // Each process reports its own failure; wrong elements are reported
+  // (with the total) by rank 0 only.
+  if (s.code() != collrt::ErrorCode::CheckFailed || communicator->rank() == 0)
+    std::fprintf(stderr, "collc-run: %s\n", s.toString().c_str());
+  return kExitFailed;
 }
 
 } // namespace
