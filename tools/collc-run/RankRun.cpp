@@ -292,6 +292,7 @@ Status runRank(const RunSetup &setup, collrt::Communicator &comm,
     size_t examplesShown = 0;
     const int runs = options.warmup + options.iters;
     for (int it = 0; it < runs; ++it) {
+      // Inputs of iteration `it` (what --check compares against).
       collrt::check::TestData data(program, type, op, uint64_t(it));
       if (options.check && rank >= 0) {
         data.fillInput(rank, input.data(), inputElements);
