@@ -10,10 +10,7 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
-collc=${COLLC:-$root/build-sweep/bin/collc}
-if [[ ! -x $collc ]]; then
-  collc=$root/build/bin/collc
-fi
+collc=${COLLC:-$root/build/bin/collc}
 if [[ ! -x $collc ]]; then
   echo "run.sh: no collc binary; build it (ninja -C build collc) or set COLLC" >&2
   exit 1
