@@ -15,6 +15,7 @@ namespace collc {
 namespace sched {
 
 class SymbolicState;
+class RaceCheck;
 
 /// Ranks and channels per rank the verifier supports (connection ids pack
 /// both into 21 bits).
@@ -37,11 +38,12 @@ bool checkMatching(const StreamIndex &streams, const ConnectionTable &table,
                    const CollectiveLayout &layout, ErrorSink &errors);
 
 /// Runs the program on `state`; reports InvalidReduce, DoubleCount and
-/// Deadlock errors; returns whether every stream ran to its end
-/// (Execution.cpp, DeadlockCheck.cpp).
+/// Deadlock errors, and Race errors when `races` is given (active);
+/// returns whether every stream ran to its end (Execution.cpp,
+/// DeadlockCheck.cpp, RaceCheck.cpp).
 bool executeProgram(const Program &program, const VerifyOptions &options,
                     const StreamIndex &streams, const ConnectionTable &table,
-                    SymbolicState &state, ErrorSink &errors);
+                    SymbolicState &state, RaceCheck *races, ErrorSink &errors);
 
 /// Compares the output buffers after execution with the collective's
 /// table (Postcondition.cpp).

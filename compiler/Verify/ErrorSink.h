@@ -36,7 +36,7 @@ public:
   void finish(VerifyResult &result);
 
 private:
-  static constexpr size_t kKinds = size_t(VerifyErrorKind::CoResidency) + 1;
+  static constexpr size_t kKinds = size_t(VerifyErrorKind::Race) + 1;
   static size_t index(VerifyErrorKind kind) { return size_t(kind); }
 
   std::vector<VerifyError> kept;

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "compiler/Verify/Execution.h"
 #include "compiler/Verify/Checks.h"
+#include "compiler/Verify/RaceCheck.h"
 #include "compiler/Verify/SymbolicState.h"
 
 #include <deque>
@@ -21,10 +22,10 @@ class Executor {
 public:
   Executor(const Program &program, const VerifyOptions &options,
            const StreamIndex &streams, const ConnectionTable &table,
-           SymbolicState &state, ErrorSink &errors)
+           SymbolicState &state, RaceCheck *races, ErrorSink &errors)
       : program(program), options(options), streams(streams), table(table),
-        state(state), errors(errors), progress(streams.streamCount()),
-        connections(table.connections.size()),
+        state(state), races(races), errors(errors),
+        progress(streams.streamCount()), connections(table.connections.size()),
         messageOffset(table.sends.size()), dependents(streams.streamCount()) {}
 
   bool run() {
@@ -96,6 +97,7 @@ private:
         return;
 
       const SymbolicValue *received = nullptr;
+      uint32_t recvEntry = ConnectionTable::kNone;
       uint32_t in = table.recvConnection[id];
       if (in != ConnectionTable::kNone) {
         ConnectionProgress &c = connections[in];
@@ -103,9 +105,10 @@ private:
           c.receiverWaits = true;
           return block(s, WaitKind::Recv, in);
         }
-        uint32_t sendEntry = table.connections[in].firstSend + c.received;
-        received = state.message(messageOffset[sendEntry]);
+        recvEntry = table.connections[in].firstSend + c.received;
+        received = state.message(messageOffset[recvEntry]);
       }
+      uint32_t sendEntry = ConnectionTable::kNone;
       uint32_t out = table.sendConnection[id];
       if (out != ConnectionTable::kNone) {
         ConnectionProgress &c = connections[out];
@@ -113,7 +116,10 @@ private:
           c.senderWaits = true;
           return block(s, WaitKind::SendSlot, out);
         }
+        sendEntry = table.connections[out].firstSend + c.posted;
       }
+      if (races)
+        races->execute(s, index, recvEntry, sendEntry, errors);
 
       uint64_t posted =
           state.execute({rank, channel, index, instruction}, received, errors);
@@ -128,7 +134,7 @@ private:
       }
       if (out != ConnectionTable::kNone) {
         ConnectionProgress &c = connections[out];
-        messageOffset[table.connections[out].firstSend + c.posted] = posted;
+        messageOffset[sendEntry] = posted;
         ++c.posted;
         if (c.receiverWaits) {
           c.receiverWaits = false;
@@ -149,6 +155,7 @@ private:
   const StreamIndex &streams;
   const ConnectionTable &table;
   SymbolicState &state;
+  RaceCheck *races; ///< nullptr: no race check
   ErrorSink &errors;
 
   std::vector<StreamProgress> progress;
@@ -164,8 +171,8 @@ private:
 
 bool executeProgram(const Program &program, const VerifyOptions &options,
                     const StreamIndex &streams, const ConnectionTable &table,
-                    SymbolicState &state, ErrorSink &errors) {
-  return Executor(program, options, streams, table, state, errors).run();
+                    SymbolicState &state, RaceCheck *races, ErrorSink &errors) {
+  return Executor(program, options, streams, table, state, races, errors).run();
 }
 
 } // namespace sched

@@ -22,6 +22,8 @@ const char *verifyErrorKindName(VerifyErrorKind kind) {
     return "postcondition";
   case VerifyErrorKind::CoResidency:
     return "co-residency";
+  case VerifyErrorKind::Race:
+    return "race";
   }
   return "?";
 }

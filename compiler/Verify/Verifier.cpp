@@ -2,6 +2,7 @@
 #include "compiler/Verify/Verifier.h"
 
 #include "compiler/Verify/Checks.h"
+#include "compiler/Verify/RaceCheck.h"
 #include "compiler/Verify/SymbolicState.h"
 
 namespace collc {
@@ -30,8 +31,12 @@ VerifyResult verifyProgram(const Program &program,
   if (!checkMatching(streams, table, layout, errors))
     return finish();
 
+  RaceCheck races(program, options, streams, table);
+  result.raceCheckSkipped = races.skipReason();
+  result.raceStreams = races.followedStreams();
   SymbolicState state(program);
-  if (executeProgram(program, options, streams, table, state, errors))
+  if (executeProgram(program, options, streams, table, state,
+                     races.active() ? &races : nullptr, errors))
     checkPostcondition(program, layout, state, errors);
   return finish();
 }

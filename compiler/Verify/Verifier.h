@@ -31,6 +31,18 @@ struct VerifyOptions {
   /// the order of NCCL's MAXCHANNELS, the most channels (one block each) it
   /// runs for one collective.
   uint32_t maxChannelsPerRank = 32;
+  /// Whether to look for races between the channels of a rank (see
+  /// VerifyErrorKind::Race). When off, VerifyResult::raceCheckSkipped says
+  /// so.
+  bool checkRaces = true;
+  /// The most channel streams the race check follows: those that share a
+  /// chunk of their rank's buffers with another channel of the rank, one of
+  /// the two writing it (no other stream can race). Each carries a component
+  /// of every vector clock, so the check costs this many words per message
+  /// received and per `after` dependency; above it the check is skipped and
+  /// VerifyResult::raceCheckSkipped says why. Default 256 (e.g. 64 ranks of
+  /// 4 channels that all share chunks).
+  uint32_t maxRaceStreams = 256;
 };
 
 /// What kind of rule an error breaks.
@@ -56,6 +68,19 @@ enum class VerifyErrorKind {
   Postcondition,
   /// A rank uses more channels than can run at once.
   CoResidency,
+  /// Two channels of a rank access the same chunk of one of its buffers, at
+  /// least one of them writing, and neither access happens before the
+  /// other, so the result depends on timing. Happens-before is the
+  /// transitive closure of program order within a channel, `after`
+  /// dependencies (the depended-on instruction completes before the
+  /// dependent starts) and messages (a send happens before the completion
+  /// of the recv matched with it), also through other ranks: rank A's
+  /// channel 0 sends to B, B forwards to A's channel 1, so channel 0's
+  /// accesses before the send happen before channel 1's after the recv.
+  /// A send reads its src when it is posted, a recv writes its dst when it
+  /// completes, and the fused forms read src and write dst. Slots are no
+  /// synchronization: a runtime may give a connection more.
+  Race,
 };
 
 /// "malformed", "mismatch", "deadlock", ...: for prefixes and summaries.
@@ -83,6 +108,16 @@ struct VerifyResult {
   /// Point-to-point transfers (matched send/recv pairs); 0 when matching was
   /// not reached.
   uint64_t transfers = 0;
+  /// Why the race check did not run, in plain words ("disabled
+  /// (VerifyOptions::checkRaces)", or how many streams it would have had
+  /// to follow); empty when it ran, or when verification stopped before
+  /// execution (the errors say why). A program that passes with a non-empty
+  /// reason is proven correct except for races.
+  std::string raceCheckSkipped;
+  /// Channel streams the race check followed (see
+  /// VerifyOptions::maxRaceStreams); 0 when no two channels of a rank share
+  /// a chunk that one of them writes, which rules races out.
+  uint32_t raceStreams = 0;
 };
 
 /// Errors of one kind reported before the rest are only counted.
@@ -109,6 +144,15 @@ constexpr size_t kMaxErrorsPerKind = 5;
 ///     sends snapshot values, reduces check that they combine defined
 ///     values of one origin chunk with disjoint rank sets (InvalidReduce,
 ///     DoubleCount). A stuck execution is a Deadlock with its cycle.
+///     Races (when checkRaces): execution follows one interleaving, but
+///     vector clocks over the streams that share chunks with another
+///     channel of their rank, carried along program order, dependencies
+///     and messages, tell whether two accesses are ordered in every
+///     interleaving (matching is fixed, so happens-before is the same in
+///     all). Each chunk remembers its last write and the reads since; an
+///     access unordered with one of them (one writing) is a Race, reported
+///     once per pair of instructions and run of chunks, with the `after`
+///     that would order the two.
 ///  5. Postcondition on the output chunks (only the root's for reduce and
 ///     gather, only those of ranks that receive for send/recv, whose
 ///     permutation sendTo must be well formed in stage 1; all_to_all_v
@@ -116,6 +160,9 @@ constexpr size_t kMaxErrorsPerKind = 5;
 ///
 /// Cost: linear in instructions plus buffer chunks (rank sets are interval
 /// lists), so a 1024-rank ring all-reduce of 2M instructions takes seconds.
+/// The race check adds a scan of the chunk ranges of ranks with two or more
+/// channels and, when it runs, maxRaceStreams words per message and
+/// dependency at most.
 VerifyResult verifyProgram(const Program &program,
                            const VerifyOptions &options = VerifyOptions());
 
