@@ -1,8 +1,8 @@
 //===- Transport.h - how bytes move between ranks ---------------*- C++ -*-===//
 //
 // One interface for every way ranks talk: threads of one process
-// (in-process), processes of one host (shared memory), hosts (TCP), and
-// later CUDA P2P/IPC and ibverbs. Executors never know which one is
+// (in-process), processes of one host (shared memory), hosts (TCP or
+// ibverbs), and later CUDA P2P/IPC. Executors never know which one is
 // underneath.
 //
 // The model is the schedule's (dialects/Sched/Program/Program.h): a
@@ -64,8 +64,12 @@ class Transport {
 public:
   virtual ~Transport() = default;
 
-  /// "in-process", "shm", "tcp", ...
+  /// "in-process", "shm", "tcp", "ib".
   virtual const char *name() const = 0;
+  /// What this rank's end uses, for a person: "tcp: rank 2 listens on
+  /// 10.0.0.3 (eth0, ...)"; "ib: rank 3 uses mlx5_3 port 1 (NUMA 0, ...):
+  /// <why that NIC>". The transport's name where there is nothing to add.
+  virtual std::string describe() const { return name(); }
   virtual int32_t rank() const = 0;
   virtual int32_t worldSize() const = 0;
 
@@ -136,6 +140,37 @@ Status createShmTransport(Bootstrap &bootstrap,
 /// name (docs/transports.md).
 Status createTcpTransport(Bootstrap &bootstrap, const std::string &interface,
                           std::unique_ptr<Transport> *transport);
+
+/// Options of the ib transport; every default is documented in
+/// docs/transports.md and what was chosen is in describe().
+struct IbTransportOptions {
+  /// The RDMA device ("mlx5_0") or device and port ("mlx5_0:1"); "" =
+  /// chosen by the topology's GPU-NIC affinity when `topologyFile` is
+  /// given, else the local rank modulo the active ports.
+  std::string device;
+  /// A topology JSON file (docs/topology.md) whose NICs the choice follows;
+  /// "" = none.
+  std::string topologyFile;
+  /// This rank's GPU in the topology; -1 = the world rank.
+  int32_t topologyRank = -1;
+  /// Where the connection set-up listens (as createTcpTransport's
+  /// `interface`): "" = the address that reached the bootstrap's master.
+  std::string interface;
+  /// RoCE GID index; -1 = the first RoCE v2 GID with an IPv4 address.
+  int32_t gidIndex = -1;
+  /// The library dlopen()ed; "" = "libibverbs.so.1".
+  std::string library;
+};
+
+/// Hosts with RDMA NICs: the tcp transport's protocol over ibverbs
+/// (reliable-connected queue pairs, RDMA writes with immediate), connection
+/// details exchanged through `bootstrap`. libibverbs is loaded at run time;
+/// where it is missing or finds no device with an active port, this fails
+/// with Unsupported saying so and naming the tcp transport (there is no
+/// fallback).
+Status createIbTransport(Bootstrap &bootstrap,
+                         const IbTransportOptions &options,
+                         std::unique_ptr<Transport> *transport);
 
 } // namespace collrt
 
