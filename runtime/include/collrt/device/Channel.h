@@ -96,6 +96,17 @@ struct DeviceConnection {
   uint64_t *sizes = nullptr; ///< per slot: bytes of the message in it
   uint32_t slots = 0;
   uint32_t slotBytes = 0;
+  // Added by the runtime (runtime/device, docs/gpu-runtime.md):
+  /// This side's own count (messages posted by the sender, consumed by the
+  /// receiver), in this side's memory. Counts never restart while the
+  /// connections live, so head, tail and the low-latency flags never
+  /// repeat a value from an earlier launch.
+  uint64_t *counter = nullptr;
+  /// The low-latency (LL) area: slots x llSlotBytes of 16-byte lines, each
+  /// 8 bytes of message and the message's 32-bit flag twice; in the
+  /// receiver's memory, written only with LL lines. Null: no LL.
+  char *llBuffers = nullptr;
+  uint32_t llSlotBytes = 0;
 };
 
 /// Everything one rank's blocks need. Lives in device memory (global), one
@@ -114,7 +125,7 @@ struct RankContext {
   DeviceConnection *recvFrom = nullptr;
   int32_t maxChannels = 0;
   /// Per channel: instructions completed in the current tile (for `after`),
-  /// and the tile it is in.
+  /// and the tile it is in: ((tileEpoch + tile) << 32) | completed.
   uint64_t *progress = nullptr;
   /// Host-visible: set non-zero by the host watchdog to make every wait
   /// give up; blocks record where they waited in `waitState`.
@@ -122,6 +133,30 @@ struct RankContext {
   /// Per channel: 4 words (tile, instruction, opcode|peer, state), written
   /// when a block starts waiting, for the watchdog's report.
   uint64_t *waitState = nullptr;
+  // Added by the runtime (runtime/device, docs/gpu-runtime.md; the
+  // encodings are in collrt/device/WaitState.h):
+  int32_t elementSize = 0;            ///< bytes of the plan's element type
+  int32_t chunkCounts[3] = {0, 0, 0}; ///< chunks of input, output, scratch
+  int64_t scratchCapacity = 0;        ///< elements of one scratch chunk
+  /// Per scratch chunk and tile (chunk * tiles + tile): what the last write
+  /// left there, ((tileEpoch + tile + 1) << 32) | elements; other tags
+  /// (zero, older epochs) read as unwritten (a whole tile of the chunk), as
+  /// in the CPU executor.
+  uint64_t *scratchSlices = nullptr;
+  /// Per channel: tiles run by earlier launches of these contexts (the
+  /// epoch of `progress` and `scratchSlices`), advanced by each block at
+  /// its end; equal on every channel of a rank between launches.
+  uint64_t *tileEpoch = nullptr;
+  /// min(tileElements, largest chunk): the most elements of one chunk in a
+  /// message; a message of c chunks uses the LL protocol when
+  /// c * largestSlice * elementSize <= llBytes (0: never).
+  int64_t largestSlice = 0;
+  uint32_t llBytes = 0;
+  /// Per channel a staging buffer of stagingBytes, where a fused
+  /// instruction whose next connection is full puts its outgoing message
+  /// so that it can release the received slot before it waits.
+  char *staging = nullptr;
+  uint64_t stagingBytes = 0;
 };
 
 /// The kernel's one argument. Block b runs rank blockRank[b], channel

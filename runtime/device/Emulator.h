@@ -1,0 +1,53 @@
+//===- Emulator.h - run a kernel's blocks as host threads -------*- C++ -*-===//
+//
+// Runs a kernel written against collrt/device/Channel.h (a generated one,
+// compiled for the host, or a hand-written one) on N ranks of a collective
+// at once, each block (rank, channel) on its own host thread, with every
+// rank's buffers in host memory: what "N ranks on one GPU" does on a GPU,
+// so that generated kernels and the device protocols are tested on machines
+// without one.
+//
+//   collrt::dev::DeviceOptions options;     // slotBytes, LL threshold, ...
+//   collrt::Status s = collrt::dev::emulate(plan.collectives[0], 0,
+//       &collc_ring_all_reduce, count, inputs, outputs, options);
+//
+// inputs[r] holds rank r's count input elements (all_to_all_v: its send
+// counts' row sum), outputs[r] its output (LaunchLayout::outputElements
+// elements); buffers must be aligned to the element size; an input is never
+// written (a rank whose schedule writes its input works on a copy). avg
+// divides the reduced outputs afterwards, as the CPU executor does.
+//
+// Errors: invalid-argument (buffer lists, options), invalid-plan /
+// plan-mismatch (the layout, RunLayout's checks), plan-mismatch (a block
+// found a message or chunk range that does not fit its instruction, or the
+// kernel's message counts differ from the program's), timeout (the
+// watchdog set abortFlag after options.timeoutSeconds), each with one line
+// per block saying what it was doing (WaitReport.h).
+//
+//===----------------------------------------------------------------------===//
+#ifndef COLLRT_DEVICE_EMULATOR_H
+#define COLLRT_DEVICE_EMULATOR_H
+
+#include "collrt/Plan.h"
+#include "collrt/Status.h"
+#include "collrt/device/Channel.h"
+#include "runtime/device/LaunchLayout.h"
+
+#include <vector>
+
+namespace collrt {
+namespace dev {
+
+/// A kernel as the host emulation compiles it (COLLRT_KERNEL's signature).
+using KernelFunction = void (*)(LaunchArgs);
+
+Status emulate(const PlanCollective &collective, size_t index,
+               KernelFunction kernel, int64_t count,
+               const std::vector<const void *> &inputs,
+               const std::vector<void *> &outputs,
+               const DeviceOptions &options = DeviceOptions());
+
+} // namespace dev
+} // namespace collrt
+
+#endif

@@ -1,0 +1,439 @@
+//===- EmulatorTest.cpp - hand-written kernels on the emulator ------------===//
+//
+// The kernels of Kernels.cpp run on N emulated ranks (a thread per block)
+// for N in {2, 3, 4, 8}, every element type and reduction, both protocols
+// (LL and simple), many tiles and one slot per connection; every output
+// element is compared with the collective's definition (runtime/check) and,
+// for random data, bit for bit with the CPU executor running the same
+// schedule. Failures: a deadlocking kernel gives a timeout whose report
+// names every block's wait, a kernel whose messages do not fit its
+// instructions gives plan-mismatch, arguments are checked.
+//
+//===----------------------------------------------------------------------===//
+#include "Kernels.h"
+#include "Schedules.h"
+
+#include "collrt/collrt.h"
+#include "runtime/check/ElementCodec.h"
+#include "runtime/check/Reference.h"
+#include "runtime/check/TestData.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <random>
+#include <thread>
+
+namespace collrt {
+namespace testing {
+namespace {
+
+using ::testing::HasSubstr;
+
+const DataType kAllTypes[] = {
+    DataType::F64,  DataType::F32,      DataType::F16,
+    DataType::BF16, DataType::F8E4M3FN, DataType::F8E5M2,
+    DataType::I64,  DataType::I32,      DataType::I8};
+const ReduceOp kAllOps[] = {ReduceOp::Sum, ReduceOp::Prod, ReduceOp::Min,
+                            ReduceOp::Max, ReduceOp::Avg};
+
+PlanCollective makeCollective(const Program &program, DataType type,
+                              ReduceOp op, uint32_t slots = 8) {
+  PlanCollective c;
+  c.location = "test";
+  c.dtype = type;
+  c.reduction = op;
+  c.connectionSlots = slots;
+  c.program = program;
+  c.groups.assign(1, {});
+  for (int32_t r = 0; r < program.numRanks; ++r)
+    c.groups[0].push_back(r);
+  return c;
+}
+
+struct Buffers {
+  std::vector<std::vector<uint64_t>> inputs, outputs; // 8-byte aligned
+  std::vector<const void *> in() const {
+    std::vector<const void *> p;
+    for (const auto &b : inputs)
+      p.push_back(b.data());
+    return p;
+  }
+  std::vector<void *> out() {
+    std::vector<void *> p;
+    for (auto &b : outputs)
+      p.push_back(b.data());
+    return p;
+  }
+};
+
+/// Inputs from TestData (or random bits), poisoned outputs.
+Buffers makeBuffers(const PlanCollective &c, int64_t count,
+                    const check::TestData *data, uint32_t seed = 0) {
+  Buffers b;
+  const Program &p = c.program;
+  size_t e = dataTypeSize(c.dtype);
+  std::mt19937_64 random(seed);
+  for (int32_t r = 0; r < p.numRanks; ++r) {
+    int64_t in = check::referenceInputElements(p, r, count);
+    int64_t out = outputElements(c, r, count);
+    b.inputs.emplace_back(size_t(in) * e / 8 + 1);
+    b.outputs.emplace_back(size_t(out) * e / 8 + 1);
+    if (data)
+      data->fillInput(r, b.inputs.back().data(), in);
+    else
+      for (uint64_t &word : b.inputs.back())
+        word = random();
+    check::TestData::poison(c.dtype, b.outputs.back().data(), out);
+  }
+  return b;
+}
+
+/// Runs `kind` on the emulator with position-dependent inputs and checks
+/// every rank against the reference; "" when all is right.
+std::string runAndCheck(const Program &program, KernelKind kind, DataType type,
+                        ReduceOp op, int64_t count,
+                        const dev::DeviceOptions &options, uint32_t slots = 8) {
+  PlanCollective c = makeCollective(program, type, op, slots);
+  check::TestData data(program, type, op, 0);
+  Buffers b = makeBuffers(c, count, &data);
+  Status s = dev::emulate(c, 0, kernel(kind, type, op), count, b.in(), b.out(),
+                          options);
+  std::string where = std::string(dataTypeName(type)) + " " + reduceOpName(op) +
+                      " n=" + std::to_string(program.numRanks) +
+                      " count=" + std::to_string(count) + ": ";
+  if (!s.ok())
+    return where + s.toString();
+  for (int32_t r = 0; r < program.numRanks; ++r) {
+    check::CheckResult result = check::checkRank(
+        data, r, count, b.inputs[size_t(r)].data(),
+        check::referenceInputElements(program, r, count),
+        b.outputs[size_t(r)].data(), outputElements(c, r, count));
+    if (result.wrong)
+      return where + std::to_string(result.wrong) + " wrong elements, e.g. " +
+             result.examples[0].describe();
+  }
+  return "";
+}
+
+dev::DeviceOptions options(size_t slotBytes, uint32_t llBytes,
+                           bool align = false) {
+  dev::DeviceOptions o;
+  o.slotBytes = slotBytes;
+  o.llBytes = llBytes;
+  o.alignTiles = align;
+  o.timeoutSeconds = 20;
+  return o;
+}
+
+TEST(EmulatorTest, RingAllReduceEveryTypeAndOpBothProtocols) {
+  for (int32_t n : {3, 8})
+    for (DataType type : kAllTypes)
+      for (ReduceOp op : kAllOps)
+        for (uint32_t ll : {0u, 16384u}) {
+          // Slots of a few elements: many tiles.
+          size_t slot = 24 + 8 + 5 * dataTypeSize(type);
+          EXPECT_EQ(runAndCheck(ringAllReduce(n, 1, 2),
+                                KernelKind::RingAllReduce, type, op, 61,
+                                options(slot, ll)),
+                    "")
+              << "llBytes " << ll;
+        }
+}
+
+TEST(EmulatorTest, RingAllReduceSizesAndSlots) {
+  for (int32_t n : {2, 3, 4, 8})
+    for (int64_t count : {0, 1, 7, 1000, 4099})
+      for (uint32_t ll : {0u, 16384u})
+        for (bool align : {false, true}) {
+          EXPECT_EQ(runAndCheck(ringAllReduce(n, 1, 2),
+                                KernelKind::RingAllReduce, DataType::BF16,
+                                ReduceOp::Sum, count,
+                                options(1 << 12, ll, align)),
+                    "");
+          // One slot per connection: every fused instruction that finds
+          // its next connection full stages its message.
+          EXPECT_EQ(runAndCheck(ringAllReduce(n, 1, 2),
+                                KernelKind::RingAllReduce, DataType::F32,
+                                ReduceOp::Max, count, options(100, ll, align),
+                                /*slots=*/1),
+                    "");
+        }
+}
+
+TEST(EmulatorTest, OtherSchedules) {
+  struct Case {
+    KernelKind kind;
+    Program (*make)(int32_t);
+  };
+  const Case cases[] = {
+      {KernelKind::DirectAllToAll,
+       [](int32_t n) { return directAllToAll(n, 2); }},
+      {KernelKind::ChainBroadcast,
+       [](int32_t n) { return chainBroadcast(n, 3, 1); }},
+      {KernelKind::ChainReduce, [](int32_t n) { return chainReduce(n, 2, 0); }},
+      {KernelKind::StagedAllGather,
+       [](int32_t n) { return stagedRingAllGather(n, 2); }},
+      {KernelKind::DirectReduceScatter,
+       [](int32_t n) { return directReduceScatter(n, 2); }},
+  };
+  for (const Case &c : cases)
+    for (int32_t n : {2, 3, 4, 8})
+      for (DataType type : {DataType::F32, DataType::F16, DataType::I8,
+                            DataType::F8E4M3FN, DataType::F64})
+        for (uint32_t ll : {0u, 16384u})
+          for (int64_t count : {int64_t(5), int64_t(n) * 2 * 53 + 3}) {
+            ReduceOp op = type == DataType::I8 ? ReduceOp::Min : ReduceOp::Sum;
+            EXPECT_EQ(
+                runAndCheck(c.make(n), c.kind, type, op, count,
+                            options(24 + 16 + 3 * dataTypeSize(type) + 5, ll)),
+                "")
+                << "kernel " << int(c.kind) << " llBytes " << ll;
+          }
+}
+
+TEST(EmulatorTest, AllToAllV) {
+  std::vector<int64_t> counts = {0, 5, 17, 2, 9, 0, 4, 4, 1};
+  Program p = directAllToAllV(3, 2, counts);
+  for (uint32_t ll : {0u, 16384u})
+    for (DataType type : {DataType::F32, DataType::I8})
+      for (int32_t r = 0; r < 3; ++r)
+        EXPECT_EQ(runAndCheck(p, KernelKind::DirectAllToAll, type,
+                              ReduceOp::Sum, 0, options(64, ll)),
+                  "");
+}
+
+/// Runs the CPU executor on in-process ranks.
+Status runCpu(const PlanCollective &c, int64_t count, Buffers &b) {
+  Plan plan;
+  plan.worldSize = c.program.numRanks;
+  plan.collectives.push_back(c);
+  CommOptions o;
+  o.timeoutSeconds = 20;
+  o.slotBytes = 200;
+  std::vector<std::unique_ptr<Communicator>> comms;
+  if (Status s = Communicator::createInProcessGroup(plan.worldSize, o, &comms);
+      !s.ok())
+    return s;
+  std::vector<Status> results(size_t(plan.worldSize));
+  std::vector<std::thread> threads;
+  for (int32_t r = 0; r < plan.worldSize; ++r)
+    threads.emplace_back([&, r] {
+      results[size_t(r)] = comms[size_t(r)]->run(
+          plan, 0, b.inputs[size_t(r)].data(), b.outputs[size_t(r)].data(),
+          count, c.dtype, c.reduction);
+    });
+  for (std::thread &t : threads)
+    t.join();
+  for (const Status &s : results)
+    if (!s.ok())
+      return s;
+  return Status::success();
+}
+
+TEST(EmulatorTest, BitExactWithTheCpuExecutorOnRandomBits) {
+  struct Case {
+    KernelKind kind;
+    Program program;
+  };
+  const Case cases[] = {
+      {KernelKind::RingAllReduce, ringAllReduce(4, 1, 2)},
+      {KernelKind::ChainReduce, chainReduce(4, 2, 0)},
+      {KernelKind::DirectReduceScatter, directReduceScatter(4, 2)},
+  };
+  for (const Case &k : cases)
+    for (DataType type : kAllTypes)
+      for (ReduceOp op : kAllOps)
+        for (uint32_t ll : {0u, 16384u}) {
+          PlanCollective c = makeCollective(k.program, type, op);
+          const int64_t count = 203;
+          Buffers device = makeBuffers(c, count, nullptr, 7);
+          Buffers cpu = makeBuffers(c, count, nullptr, 7);
+          ASSERT_TRUE(runCpu(c, count, cpu).ok());
+          Status s = dev::emulate(c, 0, kernel(k.kind, type, op), count,
+                                  device.in(), device.out(), options(200, ll));
+          ASSERT_TRUE(s.ok()) << s.toString();
+          for (int32_t r = 0; r < 4; ++r)
+            for (int64_t i = 0; i < outputElements(c, r, count); ++i) {
+              // Bit for bit; NaN payloads are free (DeviceArith.h).
+              uint64_t got =
+                  check::loadBits(type, device.outputs[size_t(r)].data(), i);
+              uint64_t want =
+                  check::loadBits(type, cpu.outputs[size_t(r)].data(), i);
+              ASSERT_TRUE(got == want || (check::isNaNBits(type, got) &&
+                                          check::isNaNBits(type, want)))
+                  << dataTypeName(type) << " " << reduceOpName(op) << " kernel "
+                  << int(k.kind) << " rank " << r << " output[" << i
+                  << "] llBytes " << ll << ": " << got << " vs " << want;
+            }
+        }
+}
+
+TEST(EmulatorTest, InPlace) {
+  Program p = ringAllReduce(4, 1, 2);
+  PlanCollective c = makeCollective(p, DataType::I32, ReduceOp::Sum);
+  const int64_t count = 99;
+  check::TestData data(p, DataType::I32, ReduceOp::Sum, 0);
+  std::vector<std::vector<int32_t>> buffers(4, std::vector<int32_t>(count));
+  std::vector<const void *> in;
+  std::vector<void *> out;
+  for (int32_t r = 0; r < 4; ++r) {
+    data.fillInput(r, buffers[size_t(r)].data(), count);
+    in.push_back(buffers[size_t(r)].data());
+    out.push_back(buffers[size_t(r)].data());
+  }
+  std::vector<std::vector<int32_t>> inputs = buffers;
+  ASSERT_TRUE(dev::emulate(c, 0,
+                           kernel(KernelKind::RingAllReduce, DataType::I32,
+                                  ReduceOp::Sum),
+                           count, in, out, options(64, 0))
+                  .ok());
+  for (int32_t r = 0; r < 4; ++r) {
+    check::CheckResult result =
+        check::checkRank(data, r, count, inputs[size_t(r)].data(), count,
+                         buffers[size_t(r)].data(), count);
+    EXPECT_EQ(result.wrong, 0) << result.examples[0].describe();
+  }
+}
+
+TEST(EmulatorTest, DeadlockTimesOutWithAReportOfEveryBlock) {
+  Program p = emptyProgram(Collective::AllReduce, 3, 1);
+  for (int32_t r = 0; r < 3; ++r) {
+    append(p, r, 0, recvFrom((r + 2) % 3, out(0), 0));
+    append(p, r, 0, sendTo((r + 1) % 3, in(0), 1));
+  }
+  for (uint32_t ll : {0u, 16384u}) {
+    PlanCollective c = makeCollective(p, DataType::F32, ReduceOp::Sum);
+    Buffers b = makeBuffers(c, 10, nullptr);
+    dev::DeviceOptions o = options(1 << 10, ll);
+    o.timeoutSeconds = 0.3;
+    Status s = dev::emulate(
+        c, 0, kernel(KernelKind::DeadlockRing, DataType::F32, ReduceOp::Sum),
+        10, b.in(), b.out(), o);
+    ASSERT_EQ(s.code(), ErrorCode::Timeout);
+    EXPECT_THAT(s.message(),
+                HasSubstr("did not finish within 0.3 s "
+                          "(DeviceOptions::timeoutSeconds); the watchdog set "
+                          "abortFlag"));
+    EXPECT_THAT(s.message(),
+                HasSubstr("rank 0 channel 0 tile 0 step 0 instruction 0 recv "
+                          "output[0] from rank 2: waiting for rank 2 to send "
+                          "(message 1 of 1 on this connection; 0 sent); gave "
+                          "up when the launch was aborted"));
+    EXPECT_THAT(s.message(), HasSubstr("rank 2 channel 0 tile 0 step 0 "
+                                       "instruction 0 recv output[0] from "
+                                       "rank 1: waiting"));
+  }
+}
+
+TEST(EmulatorTest, AKernelThatDoesNotFollowTheProgramIsNamed) {
+  // Rank 0 sends twice to rank 1, which receives twice; the kernel receives
+  // first on every rank: rank 0 receives from rank 1, which the program
+  // never connects.
+  Program p = emptyProgram(Collective::AllReduce, 2, 1);
+  append(p, 0, 0, sendTo(1, in(0), 0));
+  append(p, 0, 0, sendTo(1, in(0), 1));
+  append(p, 1, 0, recvFrom(0, out(0), 0));
+  append(p, 1, 0, recvFrom(0, out(0), 1));
+  PlanCollective c = makeCollective(p, DataType::F32, ReduceOp::Sum, 1);
+  Buffers b = makeBuffers(c, 4, nullptr);
+  dev::DeviceOptions o = options(1 << 10, 0);
+  o.timeoutSeconds = 0.3;
+  Status s = dev::emulate(
+      c, 0, kernel(KernelKind::DeadlockRing, DataType::F32, ReduceOp::Sum), 4,
+      b.in(), b.out(), o);
+  ASSERT_EQ(s.code(), ErrorCode::PlanMismatch);
+  EXPECT_THAT(s.message(),
+              HasSubstr("rank 0 channel 0 tile 0 step 0 instruction 0 send "
+                        "input[0] to rank 1 (but the kernel runs recv with "
+                        "rank 1 step 0 there: it does not follow the "
+                        "program): it receives from rank 1 on a connection "
+                        "the program does not have"));
+}
+
+TEST(EmulatorTest, MessagesThatDoNotFitTheirInstructionsFail) {
+  Program p = directAllToAll(3, 2);
+  for (uint32_t ll : {0u, 16384u}) {
+    PlanCollective c = makeCollective(p, DataType::F32, ReduceOp::Sum);
+    Buffers b = makeBuffers(c, 12, nullptr);
+    Status s = dev::emulate(
+        c, 0,
+        kernel(KernelKind::WrongCountAllToAll, DataType::F32, ReduceOp::Sum),
+        12, b.in(), b.out(), options(1 << 10, ll));
+    ASSERT_EQ(s.code(), ErrorCode::PlanMismatch) << s.toString();
+    EXPECT_THAT(s.message(),
+                HasSubstr("the message carries 1 chunks, this instruction "
+                          "receives a different number"));
+    EXPECT_THAT(s.message(), HasSubstr("what each block was doing:"));
+  }
+}
+
+TEST(EmulatorTest, KernelOfAnotherElementTypeFails) {
+  Program p = directAllToAll(2, 2);
+  PlanCollective c = makeCollective(p, DataType::F64, ReduceOp::Sum);
+  Buffers b = makeBuffers(c, 8, nullptr);
+  Status s = dev::emulate(
+      c, 0, kernel(KernelKind::DirectAllToAll, DataType::F32, ReduceOp::Sum), 8,
+      b.in(), b.out(), options(1 << 10, 0));
+  ASSERT_EQ(s.code(), ErrorCode::PlanMismatch);
+  EXPECT_THAT(s.message(),
+              HasSubstr("channel 0 tile 0 (before its first "
+                        "instruction): the kernel was compiled for 4-byte "
+                        "elements, the plan's f64 has 8"));
+}
+
+TEST(EmulatorTest, KernelThatSendsLessThanTheProgramFails) {
+  // The chain reduce kernel on an all-to-all program: rank 1 sends rank 0
+  // two messages, rank 0 never sends.
+  Program p = directAllToAll(2, 2);
+  PlanCollective c = makeCollective(p, DataType::F32, ReduceOp::Sum);
+  Buffers b = makeBuffers(c, 8, nullptr);
+  dev::DeviceOptions o = options(1 << 10, 0);
+  o.timeoutSeconds = 0.5;
+  Status s = dev::emulate(
+      c, 0, kernel(KernelKind::ChainReduce, DataType::F32, ReduceOp::Sum), 8,
+      b.in(), b.out(), o);
+  ASSERT_EQ(s.code(), ErrorCode::PlanMismatch);
+  EXPECT_THAT(s.message(),
+              HasSubstr("on the connection from rank 0 to rank 1 channel 0 "
+                        "the kernel sent 0 and received 0 messages; the "
+                        "program sends 1 (1 per tile x 1 tiles): the kernel "
+                        "does not run the plan's schedule"));
+}
+
+TEST(EmulatorTest, ArgumentErrors) {
+  Program p = ringAllReduce(2, 1, 1);
+  PlanCollective c = makeCollective(p, DataType::F32, ReduceOp::Sum);
+  Buffers b = makeBuffers(c, 8, nullptr);
+  dev::KernelFunction k =
+      kernel(KernelKind::RingAllReduce, DataType::F32, ReduceOp::Sum);
+  Status s = dev::emulate(c, 0, k, 8, {b.in()[0]}, b.out(), options(64, 0));
+  EXPECT_EQ(s.code(), ErrorCode::InvalidArgument);
+  EXPECT_THAT(s.message(), HasSubstr("1 inputs and 2 outputs given for a "
+                                     "program of 2 ranks"));
+  std::vector<const void *> in = b.in();
+  in[1] = nullptr;
+  s = dev::emulate(c, 0, k, 8, in, b.out(), options(64, 0));
+  EXPECT_THAT(s.toString(),
+              HasSubstr("invalid-argument: collective 0 (all_reduce 'ring', "
+                        "test) (emulated): rank 1's input is null but it "
+                        "reads 8 elements"));
+  dev::DeviceOptions o = options(64, 0);
+  o.slots = 2;
+  s = dev::emulate(c, 0, k, 8, b.in(), b.out(), o);
+  EXPECT_THAT(s.toString(), HasSubstr("slots = 2 is fewer than the 8 the "
+                                      "schedule was verified with"));
+  s = dev::emulate(c, 0, k, 8, b.in(), b.out(), options(27, 0));
+  EXPECT_THAT(s.toString(), HasSubstr("slotBytes = 27 is too small"));
+  s = dev::emulate(c, 0, nullptr, 8, b.in(), b.out(), options(64, 0));
+  EXPECT_THAT(s.toString(), HasSubstr("the kernel is null"));
+  o = options(64, 0);
+  o.timeoutSeconds = 0;
+  s = dev::emulate(c, 0, k, 8, b.in(), b.out(), o);
+  EXPECT_THAT(s.toString(), HasSubstr("timeoutSeconds = 0"));
+}
+
+} // namespace
+} // namespace testing
+} // namespace collrt
