@@ -365,12 +365,16 @@ Status createIbvNet(const IbvNetOptions &options, const std::string &what,
   int count = 0;
   errno = 0;
   ibv_device **list = api->getDeviceList(&count);
-  if (!list)
+  if (!list) {
+    int err = errno ? errno : ENODEV;
     return Status(ErrorCode::Unsupported,
                   what + ": no RDMA device: ibv_get_device_list failed (" +
-                      std::strerror(errno ? errno : ENODEV) +
-                      "; is the RDMA kernel stack loaded?); " +
-                      ibTcpAlternative());
+                      std::strerror(err) +
+                      (err == ENOSYS ? ": this kernel offers no RDMA devices, "
+                                       "/sys/class/infiniband_verbs is missing"
+                                     : ": is the RDMA kernel stack loaded?") +
+                      "); " + ibTcpAlternative());
+  }
   if (count == 0) {
     api->freeDeviceList(list);
     return Status(ErrorCode::Unsupported,

@@ -1,12 +1,15 @@
 //===- TransportConformanceTest.cpp - the Transport contract, per kind ----===//
 //
-// The same tests for every transport (ranks as threads of this process):
+// The same tests for every transport (ranks as threads of this process;
+// ib only where an RDMA device exists, skipped with the reason otherwise):
 // FIFO order and content, the slots limit, largest and empty messages, many
 // channels at once, reconnecting with a new spec, mismatched specs, connect
 // timeouts, abort.
 //
 //===----------------------------------------------------------------------===//
 #include "TransportTestUtil.h"
+
+#include "net/IbvNet.h"
 
 #include <gtest/gtest.h>
 
@@ -22,6 +25,16 @@ constexpr double kSeconds = 15;
 
 class TransportConformance : public ::testing::TestWithParam<std::string> {
 protected:
+  void SetUp() override {
+    if (GetParam() != "ib")
+      return;
+    net::IbvNetOptions options;
+    options.oobHost = "127.0.0.1";
+    std::unique_ptr<net::Net> probe;
+    Status s = net::createIbvNet(options, "the ib transport's tests", &probe);
+    if (s.code() == ErrorCode::Unsupported)
+      GTEST_SKIP() << s.message();
+  }
   void makeWorldOf(int32_t n) {
     Status s = makeWorld(GetParam(), n, &world);
     ASSERT_TRUE(s.ok()) << s.toString();
@@ -368,7 +381,7 @@ TEST_P(TransportConformance, RegisterMemoryRecordsRegions) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Transports, TransportConformance,
-                         ::testing::Values("in-process", "shm", "tcp"),
+                         ::testing::Values("in-process", "shm", "tcp", "ib"),
                          [](const ::testing::TestParamInfo<std::string> &i) {
                            std::string name = i.param;
                            for (char &c : name)

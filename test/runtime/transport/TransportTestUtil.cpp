@@ -68,6 +68,9 @@ Status makeWorld(const std::string &kind, int32_t n, World *world) {
     else if (kind == "tcp")
       results[r] =
           createTcpTransport(*world->bootstraps[r], "", &world->transports[r]);
+    else if (kind == "ib")
+      results[r] = createIbTransport(
+          *world->bootstraps[r], IbTransportOptions(), &world->transports[r]);
     else
       results[r] =
           Status(ErrorCode::InvalidArgument, "unknown transport " + kind);

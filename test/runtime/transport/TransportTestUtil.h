@@ -28,7 +28,8 @@ struct World {
   int32_t size() const { return static_cast<int32_t>(transports.size()); }
 };
 
-/// A world of `n` transports of `kind` ("in-process", "shm", "tcp").
+/// A world of `n` transports of `kind` ("in-process", "shm", "tcp",
+/// "ib"; an ib world needs an RDMA device, else Unsupported).
 Status makeWorld(const std::string &kind, int32_t n, World *world);
 
 /// Runs fn(rank) on one thread per rank and joins them.
