@@ -993,6 +993,8 @@ std::string pad(const std::string &text, size_t width) {
 
 } // namespace
 
+bool isKernelPrefix(llvm::StringRef prefix) { return isIdentifier(prefix); }
+
 LogicalResult emitCuda(llvm::ArrayRef<KernelInput> kernels,
                        const EmitOptions &options, std::string &output) {
   if (!isIdentifier(options.kernelPrefix)) {

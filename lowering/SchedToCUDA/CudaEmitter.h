@@ -62,19 +62,22 @@ struct EmitOptions {
 std::string kernelName(llvm::StringRef prefix, int planIndex,
                        llvm::StringRef algorithm, sched::Collective collective);
 
-/// The element type of generated kernels for `type` ("float",
-/// "collrt::dev::bf16", ...).
+/// Whether `prefix` can start kernel names: a C identifier.
+bool isKernelPrefix(llvm::StringRef prefix);
+
+/// The element type of generated kernels for `type` as the kernel writes it
+/// inside `using namespace collrt::dev` ("float", "bf16", "int8_t", ...).
 const char *deviceElementType(collrt::DataType type);
-/// The reduction functor ("collrt::dev::SumOp", ...); avg reduces as a sum
+/// The reduction functor, likewise ("SumOp", ...); avg reduces as a sum
 /// (the executor divides afterwards), and collectives that do not reduce
 /// get SumOp, which they never apply.
 const char *deviceReduceOp(std::optional<collrt::ReduceOp> op);
 
 /// Writes the CUDA C++ of every kernel of `kernels`, in order, with a
-/// header listing them. Fails, with an error at the schedule, when a
-/// kernel cannot be generated (a prefix that is not an identifier, a
-/// schedule whose expansion does not match its IR); nothing is written to
-/// `os` then.
+/// header listing them, into `output`. Fails, with an error at the
+/// schedule, when a kernel cannot be generated (a prefix that is not an
+/// identifier, a schedule whose expressions do not fit their scope);
+/// `output` is untouched then.
 mlir::LogicalResult emitCuda(llvm::ArrayRef<KernelInput> kernels,
                              const EmitOptions &options, std::string &output);
 

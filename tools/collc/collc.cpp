@@ -781,6 +781,20 @@ static int run() {
                     "-o FILE.fatbin\n";
     return 1;
   }
+  if (emitsCuda) {
+    std::vector<std::string> archs;
+    std::string error;
+    if (emitKind == EmitKind::Fatbin &&
+        !collc::cuda::parseArchitectures(cudaArchOption, archs, error)) {
+      llvm::errs() << "collc: error: " << error << "\n";
+      return 1;
+    }
+    if (!collc::cuda::isKernelPrefix(kernelPrefixOption)) {
+      llvm::errs() << "collc: error: --kernel-prefix '" << kernelPrefixOption
+                   << "' is not a C identifier ([A-Za-z_][A-Za-z0-9_]*)\n";
+      return 1;
+    }
+  }
 
   DialectRegistry registry;
   collc::registerCollcDialects(registry);
