@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Writes the golden --emit=cuda files of test/Lowering/SchedToCUDA into OUT.
-# Usage: refresh.sh COLLC OUT
+# Writes the --emit=cuda files of test/Lowering/SchedToCUDA into OUT
+# (NAME.cu; the goldens in Inputs/golden are these files as NAME.cu.golden).
+# Usage: refresh.sh COLLC OUT [--golden]
 #   bash test/Lowering/SchedToCUDA/Inputs/refresh.sh build/bin/collc \
-#     test/Lowering/SchedToCUDA/Inputs/golden
+#     test/Lowering/SchedToCUDA/Inputs/golden --golden
 # (review the diff before committing refreshed goldens).
 set -euo pipefail
 collc=$1
@@ -36,3 +37,8 @@ mkdir -p "$out"
 # kernels in one file.
 "$collc" "$here/send_recv.mlir" --topo "$topo/1x4.json" --chunks 2 \
   --emit=cuda -o "$out/pipelined-send_recv-1x4.cu"
+if [[ ${3:-} == --golden ]]; then
+  for f in "$out"/*.cu; do
+    mv "$f" "$f.golden"
+  done
+fi
