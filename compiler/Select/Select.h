@@ -39,6 +39,9 @@ struct SelectionRecord {
   std::optional<Candidate> runnerUp;
   /// Why nothing was simulated (sizes known only at run time), if so.
   std::string note;
+  /// Candidates not simulated because a cheap lower bound on their time
+  /// (quickLowerBound) was already no better than the best simulated one.
+  unsigned pruned = 0;
 };
 
 struct SelectOptions {
@@ -81,6 +84,18 @@ private:
   std::map<std::string, SelectionRecord> memo;
   bool userFailure = false;
 };
+
+/// A lower bound on what `simulate` would predict for `program`, cheap next
+/// to a simulation (one pass over the instructions): the instructions of a
+/// channel pay the fixed cost one after another, and the bytes a rank sends
+/// leave its GPU through the GPU's links (their bandwidths summed; this term
+/// is left out when link bandwidths are overridden or two ranks share a
+/// GPU). Selection skips a candidate whose bound is no better than the best
+/// time simulated so far.
+double quickLowerBound(const sched::Program &program,
+                       const lowering::LoweredCollective &lowered,
+                       const topo::Topology &topology,
+                       const sim::SimOptions &options);
 
 /// Simulates one expanded program for a lowered collective on the topology
 /// (its group's GPUs, its message size).
