@@ -53,7 +53,8 @@ for name in kernels doubling; do
   "$collc" ${files[$name]} --topo "$topo" --emit=cuda -o "$work/$name.cu"
   # shellcheck disable=SC2086
   "$collc" ${files[$name]} --topo "$topo" --emit=fatbin --cuda-arch=sm_90 \
-    --nvcc "$nvcc" -o "$work/$name.fatbin"
+    --nvcc "$nvcc" --cuda-include "$root/runtime/include" \
+    -o "$work/$name.fatbin"
   size=$(stat -c %s "$work/$name.fatbin")
   echo "$name.fatbin: $size bytes"
   if ! grep -q '^COLLRT_KERNEL(' "$work/$name.cu"; then
