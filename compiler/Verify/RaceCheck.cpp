@@ -21,7 +21,8 @@ namespace sched {
 
 RaceCheck::RaceCheck(const Program &program, const VerifyOptions &options,
                      const StreamIndex &streams, const ConnectionTable &table)
-    : program(program), streams(streams) {
+    : program(program), streams(streams),
+      maxClockBytes(options.maxRaceClockBytes) {
   if (!options.checkRaces) {
     skipped = "disabled (VerifyOptions::checkRaces is false)";
     return;
@@ -149,8 +150,28 @@ void RaceCheck::write(uint32_t stream, uint32_t index, ChunkHistory &chunk,
   chunk.read = Access();
 }
 
+void RaceCheck::stopIfTooLarge() {
+  if (clocks->bytes() <= maxClockBytes)
+    return;
+  skipped = "stopped part-way: the vector clocks of the " +
+            countOf(followed, "channel stream") + " it follows outgrew " +
+            (maxClockBytes % (1 << 20) == 0
+                 ? std::to_string(maxClockBytes >> 20) + " MiB"
+                 : countOf(maxClockBytes, "byte")) +
+            " (VerifyOptions::maxRaceClockBytes); races reported before "
+            "stand";
+  clocks.reset();
+  streamClock = {};
+  messages = {};
+  targets = {};
+  history = {};
+  sharedReads = {};
+}
+
 void RaceCheck::execute(uint32_t stream, uint32_t index, uint32_t recvEntry,
                         uint32_t sendEntry, ErrorSink &errors) {
+  if (!clocks)
+    return;
   uint32_t rank = streams.rankOf(stream);
   const Instruction &instruction = streams.instruction(stream, index);
   const RankProgram &rankProgram = program.ranks[rank];
@@ -196,6 +217,7 @@ void RaceCheck::execute(uint32_t stream, uint32_t index, uint32_t recvEntry,
     if (target != targets.end())
       target->second.snapshot = snapshot(stream, index + 1);
   }
+  stopIfTooLarge();
 }
 
 std::string RaceCheck::describe(uint32_t stream, uint32_t index) const {
@@ -254,17 +276,26 @@ void RaceCheck::report(uint32_t stream, uint32_t index, ErrorSink &errors) {
             : std::string(first.otherWrites ? "written" : "read") + " by " +
                   earlier + " and " + (first.selfWrites ? "written" : "read") +
                   " by " + later;
-    uint32_t otherChannel = streams.channelOf(first.other.stream);
+    // Either wait orders them; which one is meant depends on what the
+    // algorithm means, and the run's order is the one the postcondition saw.
+    auto wait = [&](uint32_t waiter, uint32_t waiterIndex, uint32_t awaited,
+                    uint32_t awaitedIndex) {
+      return "`after = [(channel " +
+             std::to_string(streams.channelOf(awaited)) + ", index " +
+             std::to_string(awaitedIndex) + ")]` on channel " +
+             std::to_string(streams.channelOf(waiter)) + "'s instruction " +
+             std::to_string(waiterIndex);
+    };
     errors.report(
         VerifyErrorKind::Race,
         "race: rank " + std::to_string(rank) + ", " + chunks + how +
             ", and neither happens before the other (no chain of program "
             "order, `after` dependencies and messages leads from one to the "
-            "other); `after = [(channel " +
-            std::to_string(otherChannel) + ", index " +
-            std::to_string(first.other.index) + ")]` on channel " +
-            std::to_string(streams.channelOf(stream)) + "'s instruction " +
-            std::to_string(index) + " would order them");
+            "other); " +
+            wait(stream, index, first.other.stream, first.other.index) +
+            " orders them as this run did, " +
+            wait(first.other.stream, first.other.index, stream, index) +
+            " the other way");
   }
 }
 

@@ -46,7 +46,7 @@ public:
   /// Whether execute() must be called: the check runs and some stream can
   /// race.
   bool active() const { return clocks != nullptr; }
-  /// Why the check did not run; empty when it did.
+  /// Why the check did not run, or stopped part-way; empty when it ran.
   const std::string &skipReason() const { return skipped; }
   /// Streams followed (0 when none can race or the check was skipped).
   uint32_t followedStreams() const { return followed; }
@@ -101,6 +101,8 @@ private:
   void write(uint32_t stream, uint32_t index, ChunkHistory &history,
              Buffer buffer, uint32_t chunk);
   void releaseShared(ChunkHistory &history);
+  /// Stops the check for good once the clocks outgrow their budget.
+  void stopIfTooLarge();
   /// Reports the conflicts of instruction `index` of `stream`, one error
   /// per other instruction and run of adjacent chunks.
   void report(uint32_t stream, uint32_t index, ErrorSink &errors);
@@ -110,6 +112,7 @@ private:
   const StreamIndex &streams;
   std::string skipped;
   uint32_t followed = 0;
+  uint64_t maxClockBytes = 0;
 
   std::unique_ptr<ClockPool> clocks;
   std::vector<uint32_t> component;           ///< per stream (RaceCandidates)

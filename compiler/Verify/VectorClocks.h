@@ -48,8 +48,8 @@ public:
   bool join(Block *block, Block other, uint32_t skip, uint32_t extra,
             uint32_t extraValue);
 
-  /// Blocks allocated so far (live or free), for tests of the sharing.
-  size_t blocks() const { return refs.size(); }
+  /// Memory held by the blocks, live or free.
+  uint64_t bytes() const { return uint64_t(values.size()) * sizeof(uint32_t); }
 
 private:
   /// A block holding a copy of `from`, referenced once.

@@ -32,11 +32,12 @@ VerifyResult verifyProgram(const Program &program,
     return finish();
 
   RaceCheck races(program, options, streams, table);
+  SymbolicState state(program);
+  bool ran = executeProgram(program, options, streams, table, state,
+                            races.active() ? &races : nullptr, errors);
   result.raceCheckSkipped = races.skipReason();
   result.raceStreams = races.followedStreams();
-  SymbolicState state(program);
-  if (executeProgram(program, options, streams, table, state,
-                     races.active() ? &races : nullptr, errors))
+  if (ran)
     checkPostcondition(program, layout, state, errors);
   return finish();
 }

@@ -37,12 +37,20 @@ struct VerifyOptions {
   bool checkRaces = true;
   /// The most channel streams the race check follows: those that share a
   /// chunk of their rank's buffers with another channel of the rank, one of
-  /// the two writing it (no other stream can race). Each carries a component
-  /// of every vector clock, so the check costs this many words per message
+  /// the two writing it (no other stream can race). Each is a component of
+  /// every vector clock, so the check costs this many words per message
   /// received and per `after` dependency; above it the check is skipped and
-  /// VerifyResult::raceCheckSkipped says why. Default 256 (e.g. 64 ranks of
-  /// 4 channels that all share chunks).
-  uint32_t maxRaceStreams = 256;
+  /// VerifyResult::raceCheckSkipped says why. Default 1024: 64 ranks of 16
+  /// channels that share chunks (the hierarchical algorithms' largest
+  /// tested group) are checked; at 1024 ranks, two such channels per rank
+  /// are already too many, so large schedules cost what they did without
+  /// the check.
+  uint32_t maxRaceStreams = 1024;
+  /// Memory the race check's vector clocks may take (a clock is kept per
+  /// stream and per message in flight). Past it the check stops part-way
+  /// and VerifyResult::raceCheckSkipped says so; races reported until then
+  /// stand. Default 256 MiB.
+  uint64_t maxRaceClockBytes = uint64_t(256) << 20;
 };
 
 /// What kind of rule an error breaks.
@@ -108,9 +116,10 @@ struct VerifyResult {
   /// Point-to-point transfers (matched send/recv pairs); 0 when matching was
   /// not reached.
   uint64_t transfers = 0;
-  /// Why the race check did not run, in plain words ("disabled
-  /// (VerifyOptions::checkRaces)", or how many streams it would have had
-  /// to follow); empty when it ran, or when verification stopped before
+  /// Why the race check did not run or did not finish, in plain words
+  /// ("disabled (VerifyOptions::checkRaces is false)", how many streams it
+  /// would have had to follow, or that its clocks outgrew their memory);
+  /// empty when it ran to the end, or when verification stopped before
   /// execution (the errors say why). A program that passes with a non-empty
   /// reason is proven correct except for races.
   std::string raceCheckSkipped;

@@ -10,15 +10,23 @@ namespace {
 
 using Messages = std::vector<std::string>;
 
-/// The tail every race message ends with.
+/// The tail every race message ends with: the `after` that orders the two
+/// as the verifier's run did (instruction `index` of `channel` first), and
+/// the one that orders them the other way.
 std::string unordered(uint32_t channel, uint32_t index, uint32_t laterChannel,
                       uint32_t laterIndex) {
+  auto wait = [](uint32_t waiter, uint32_t waiterIndex, uint32_t awaited,
+                 uint32_t awaitedIndex) {
+    return "`after = [(channel " + std::to_string(awaited) + ", index " +
+           std::to_string(awaitedIndex) + ")]` on channel " +
+           std::to_string(waiter) + "'s instruction " +
+           std::to_string(waiterIndex);
+  };
   return ", and neither happens before the other (no chain of program order, "
-         "`after` dependencies and messages leads from one to the other); "
-         "`after = [(channel " +
-         std::to_string(channel) + ", index " + std::to_string(index) +
-         ")]` on channel " + std::to_string(laterChannel) + "'s instruction " +
-         std::to_string(laterIndex) + " would order them";
+         "`after` dependencies and messages leads from one to the other); " +
+         wait(laterChannel, laterIndex, channel, index) +
+         " orders them as this run did, " +
+         wait(channel, index, laterChannel, laterIndex) + " the other way";
 }
 
 /// The pattern of the recursive-doubling all-gather bug (b53974d): channel 1
@@ -292,6 +300,23 @@ TEST(RaceTest, RingOf128RanksWithACopyChannel) {
   EXPECT_EQ(broken.errors.back().message, "123 more race errors not shown");
 }
 
+/// Clocks that outgrow their memory stop the check, and the result says so.
+TEST(RaceTest, StopsWhenClocksOutgrowTheirMemory) {
+  Program program = ringAllGatherWithCopyChannel(128, true);
+  VerifyOptions small;
+  small.maxRaceClockBytes = 65536;
+  VerifyResult result = verifyProgram(program, small);
+  EXPECT_TRUE(result.ok()) << ::testing::PrintToString(messages(result));
+  EXPECT_EQ(result.raceCheckSkipped,
+            "stopped part-way: the vector clocks of the 256 channel streams "
+            "it follows outgrew 65536 bytes "
+            "(VerifyOptions::maxRaceClockBytes); races reported before "
+            "stand");
+  // Enough memory for all of it.
+  small.maxRaceClockBytes = 1 << 20;
+  EXPECT_EQ(verifyProgram(program, small).raceCheckSkipped, "");
+}
+
 /// Above maxRaceStreams the check is skipped, and the result says so.
 TEST(RaceTest, RingOf1024RanksWithACopyChannelIsSkipped) {
   VerifyResult result =
@@ -299,7 +324,7 @@ TEST(RaceTest, RingOf1024RanksWithACopyChannelIsSkipped) {
   EXPECT_TRUE(result.ok()) << ::testing::PrintToString(messages(result));
   EXPECT_EQ(result.raceCheckSkipped,
             "2048 channel streams on 1024 ranks share chunks with another "
-            "channel of their rank, more than the 256 the race check follows "
+            "channel of their rank, more than the 1024 the race check follows "
             "(VerifyOptions::maxRaceStreams)");
   EXPECT_EQ(result.raceStreams, 0u);
 }
