@@ -229,9 +229,13 @@ struct SchedVerifyPass : impl::SchedVerifyBase<SchedVerifyPass> {
             ok = false;
             continue;
           }
+          // A race check that did not run is said, never left out.
           llvm::errs() << "sched-verify: " << what << ": verified ("
                        << result.instructions << " instructions, "
-                       << result.transfers << " transfers)\n";
+                       << result.transfers << " transfers)";
+          if (!result.raceCheckSkipped.empty())
+            llvm::errs() << "; race check " << result.raceCheckSkipped;
+          llvm::errs() << "\n";
         }
       }
     }

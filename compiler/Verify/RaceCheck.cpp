@@ -31,12 +31,12 @@ RaceCheck::RaceCheck(const Program &program, const VerifyOptions &options,
   if (candidates.streams == 0)
     return;
   if (candidates.streams > options.maxRaceStreams) {
-    skipped = countOf(candidates.streams, "channel stream") + " on " +
-              countOf(candidates.ranks, "rank") +
+    skipped = "skipped: " + countOf(candidates.streams, "channel stream") +
+              " on " + countOf(candidates.ranks, "rank") +
               " share chunks with another channel of their rank, more than "
               "the " +
               std::to_string(options.maxRaceStreams) +
-              " the race check follows (VerifyOptions::maxRaceStreams)";
+              " it follows (VerifyOptions::maxRaceStreams)";
     return;
   }
   followed = candidates.streams;

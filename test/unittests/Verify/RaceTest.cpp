@@ -247,8 +247,8 @@ TEST(RaceTest, SkippedWhenDisabledOrTooManyStreams) {
   VerifyResult skipped = verifyProgram(program, narrow);
   EXPECT_TRUE(skipped.ok());
   EXPECT_EQ(skipped.raceCheckSkipped,
-            "2 channel streams on 1 rank share chunks with another channel "
-            "of their rank, more than the 1 the race check follows "
+            "skipped: 2 channel streams on 1 rank share chunks with another "
+            "channel of their rank, more than the 1 it follows "
             "(VerifyOptions::maxRaceStreams)");
   EXPECT_EQ(skipped.raceStreams, 0u);
 }
@@ -323,8 +323,8 @@ TEST(RaceTest, RingOf1024RanksWithACopyChannelIsSkipped) {
       verifyProgram(ringAllGatherWithCopyChannel(1024, false), VerifyOptions());
   EXPECT_TRUE(result.ok()) << ::testing::PrintToString(messages(result));
   EXPECT_EQ(result.raceCheckSkipped,
-            "2048 channel streams on 1024 ranks share chunks with another "
-            "channel of their rank, more than the 1024 the race check follows "
+            "skipped: 2048 channel streams on 1024 ranks share chunks with "
+            "another channel of their rank, more than the 1024 it follows "
             "(VerifyOptions::maxRaceStreams)");
   EXPECT_EQ(result.raceStreams, 0u);
 }
