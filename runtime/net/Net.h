@@ -115,7 +115,8 @@ public:
   virtual Status test(NetRequest *request, bool *done, size_t *bytes) = 0;
   /// Appends the descriptors a progress thread should wait on before the
   /// next progress() call; returns true when progress is possible now (do
-  /// not sleep).
+  /// not sleep): a request completed, or a clear-to-send arrived, during a
+  /// call made for something else, which no descriptor will announce.
   virtual bool pollFds(std::vector<pollfd> *fds) = 0;
   /// The peer's address, for messages.
   virtual const std::string &peerAddress() const = 0;

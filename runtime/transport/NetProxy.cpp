@@ -263,6 +263,14 @@ bool NetTransport::serviceSends(PeerLink &link) {
 }
 
 bool NetTransport::service(PeerLink &link) {
+  // Move both connections first, whether or not this rank has something
+  // to send: clear-to-sends and completions are read (so the descriptors
+  // stop saying "ready"), failures noticed. The receive side's failure
+  // surfaces through its requests below, after what completed before it.
+  if (link.sendFailure.ok())
+    if (Status s = link.send->progress(); !s.ok())
+      sendFailed(link, s);
+  (void)link.recv->progress();
   bool progress = serviceReceives(link);
   if (!link.closed && link.sendFailure.ok())
     progress |= serviceSends(link);
@@ -278,7 +286,7 @@ void NetTransport::proxyLoop() {
   std::unique_lock<std::mutex> lock(mutex_);
   std::vector<pollfd> fds;
   while (!stop_.load() && !aborted_.load()) {
-    bool progress = false, ready = false;
+    bool progress = false, ready = false, grace = false;
     fds.clear();
     fds.push_back({wakeFd_.get(), POLLIN, 0});
     if (attached_) {
@@ -295,12 +303,12 @@ void NetTransport::proxyLoop() {
       }
       // Waiting for a goodbye after a send failure: look again soon.
       for (auto &entry : links_)
-        ready |= !entry.second->closed && !entry.second->sendFailure.ok();
+        grace |= !entry.second->closed && !entry.second->sendFailure.ok();
     }
     if (progress)
       changed_.notify_all();
     lock.unlock();
-    ::poll(fds.data(), fds.size(), progress ? 0 : ready ? 1 : 100);
+    ::poll(fds.data(), fds.size(), progress || ready ? 0 : grace ? 1 : 100);
     uint64_t drained = 0;
     (void)!::read(wakeFd_.get(), &drained, sizeof(drained));
     lock.lock();
