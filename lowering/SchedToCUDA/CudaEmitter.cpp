@@ -464,6 +464,41 @@ public:
     line(text);
   }
 
+  /// `open` then `parts` then `close` on one line, or, when too long, the
+  /// parts packed onto lines under the first one (as `for (a; b; c) {` or
+  /// `if (a && b) {` wrap).
+  void header(const std::string &open, llvm::ArrayRef<std::string> parts,
+              llvm::StringRef close) {
+    size_t indent = 2 * depth;
+    std::string whole = open;
+    for (const std::string &part : parts)
+      whole += part;
+    whole += close.str();
+    if (indent + whole.size() <= kLineWidth) {
+      line(whole);
+      ++depth;
+      return;
+    }
+    std::string current = open;
+    std::string hang(open.size(), ' ');
+    for (size_t i = 0; i < parts.size(); ++i) {
+      std::string piece = parts[i];
+      if (i + 1 == parts.size())
+        piece += close.str();
+      std::string trimmed = llvm::StringRef(piece).ltrim(' ').str();
+      if (current == open || current == hang)
+        current += trimmed;
+      else if (indent + current.size() + piece.size() <= kLineWidth)
+        current += piece;
+      else {
+        line(llvm::StringRef(current).rtrim(' '));
+        current = hang + trimmed;
+      }
+    }
+    line(current);
+    ++depth;
+  }
+
   /// `head(args...);`, its arguments wrapped under the parenthesis when
   /// the line is too long.
   void call(llvm::StringRef head, llvm::ArrayRef<std::string> args) {
@@ -834,11 +869,15 @@ void KernelEmitter::emitLoop(ForOp loop, Writer &w) {
                           : stepText == "1" ? "++" + var
                                             : var + " += " + stepText;
   if (safe)
-    w.open("for (int64_t " + var + " = " + lowerText + "; " + var + " < " +
-           upperText + "; " + increment + ") {");
+    w.header("for (",
+             {"int64_t " + var + " = " + lowerText + ";",
+              " " + var + " < " + upperText + ";", " " + increment},
+             ") {");
   else
-    w.open("for (int64_t " + var + " = " + lowerText + "; " + var + " < " +
-           upperText + ";) {");
+    w.header("for (",
+             {"int64_t " + var + " = " + lowerText + ";",
+              " " + var + " < " + upperText + ";"},
+             ") {");
   dims.push_back(Dim{
       var, std::nullopt, {lowerRange.lo, saturatingAdd(upperRange.hi, -1)}});
   emitBody(loop.getBody(), w);
@@ -898,14 +937,16 @@ void KernelEmitter::emitGuard(IfOp guard, Writer &w) {
   }
   if (!hasThen && !hasElse)
     return;
-  std::string condition = llvm::join(constraints, " && ");
+  std::vector<std::string> parts;
+  for (size_t i = 0; i < constraints.size(); ++i)
+    parts.push_back((i ? " && " : "") + constraints[i]);
   if (!hasThen) {
-    w.open("if (!(" + condition + ")) {");
+    w.header("if (!(", parts, ")) {");
     emitBody(elseRegion, w);
     w.close();
     return;
   }
-  w.open("if (" + condition + ") {");
+  w.header("if (", parts, ") {");
   emitBody(thenRegion, w);
   if (hasElse) {
     --w.depth;
@@ -985,6 +1026,24 @@ void KernelEmitter::emitInstruction(Operation *op, Writer &w) {
   w.call(std::string("ch.") + method, args);
 }
 
+/// `text` as `// ` comment lines of at most 80 columns (a longer word
+/// gets a line of its own; '\x01' is a space that does not break).
+std::string wrapComment(llvm::StringRef text) {
+  llvm::SmallVector<llvm::StringRef> words;
+  text.split(words, ' ', -1, /*KeepEmpty=*/false);
+  std::string out, current = "//";
+  for (llvm::StringRef word : words) {
+    if (current.size() > 2 && current.size() + 1 + word.size() > kLineWidth) {
+      out += current + "\n";
+      current = "//";
+    }
+    current += " " + word.str();
+  }
+  out += current + "\n";
+  std::replace(out.begin(), out.end(), '\x01', ' ');
+  return out;
+}
+
 /// Pads `text` to `width` columns.
 std::string pad(const std::string &text, size_t width) {
   return text.size() >= width ? text
@@ -1036,27 +1095,28 @@ LogicalResult emitCuda(llvm::ArrayRef<KernelInput> kernels,
             v = override->second;
           value = std::to_string(v);
         }
-        params +=
-            (params.empty() ? "" : ", ") + paramName.str() + " = " + value;
+        // \x01: a space the comment is not broken at.
+        params += (params.empty() ? "" : ", ") + paramName.str() + "\x01=\x01" +
+                  value;
       }
-    bodies += "\n";
-    bodies += llvm::formatv(
-        "// Plan collective {0}: {1} at {2}, algorithm {3} (schedule @{4}, "
-        "{5}).\n",
-        kernel.planIndex, collectiveName(program.collective), kernel.location,
-        program.algorithm, schedule.getSymName(),
-        formatLocation(schedule.getLoc()));
-    bodies += llvm::formatv("// n = {0}, k = {1}, {2}", program.numRanks,
-                            program.chunksPerPart,
-                            collrt::dataTypeName(kernel.dtype));
+    std::string about =
+        llvm::formatv("Plan collective {0}: {1} at {2}, algorithm {3} "
+                      "(schedule @{4}, {5}); n\x01=\x01{6}, k\x01=\x01{7}, "
+                      "{8}",
+                      kernel.planIndex, collectiveName(program.collective),
+                      kernel.location, program.algorithm, schedule.getSymName(),
+                      formatLocation(schedule.getLoc()), program.numRanks,
+                      program.chunksPerPart, collrt::dataTypeName(kernel.dtype))
+            .str();
     if (kernel.reduction)
-      bodies += std::string(", ") + collrt::reduceOpName(*kernel.reduction);
+      about += std::string(", ") + collrt::reduceOpName(*kernel.reduction);
     if (!params.empty())
-      bodies += "; " + params;
-    bodies += "; channels " + channelSummary(program) + ".\n";
+      about += "; " + params;
+    about += "; channels " + channelSummary(program) + ".";
     if (kernel.reduction == collrt::ReduceOp::Avg)
-      bodies += "// avg reduces as a sum; the executor divides the outputs by "
-                "n after the kernel.\n";
+      about += " avg reduces as a sum; the executor divides the outputs by n "
+               "after the kernel.";
+    bodies += "\n" + wrapComment(about);
     if (failed(emitter.emit(bodies)))
       return failure();
   }
@@ -1082,20 +1142,17 @@ LogicalResult emitCuda(llvm::ArrayRef<KernelInput> kernels,
     for (size_t c = 0; c < row.size(); ++c)
       widths[c] = std::max(widths[c], row[c].size());
 
-  std::string out;
-  out += "// Generated by collc --emit=cuda";
-  if (!options.source.empty())
-    out += " from " + options.source;
-  out += ". Do not edit.\n";
+  std::string out = wrapComment(
+      "Generated by collc --emit=cuda" +
+      (options.source.empty() ? std::string() : " from " + options.source) +
+      ". Do not edit.");
   out += "//\n";
-  out += "// One kernel per collective of the plan that collc --emit=plan "
-         "writes for the\n"
-         "// same program and options. Launch a kernel with one thread block "
-         "per (rank,\n"
-         "// channel) of its collective and a collrt::dev::LaunchArgs; the "
-         "chunk offsets\n"
-         "// come from the plan (runtime/include/collrt/device/Channel.h, "
-         "docs/codegen.md).\n";
+  out += wrapComment(
+      "One kernel per collective of the plan that collc --emit=plan writes "
+      "for the same program and options. Launch a kernel with one thread "
+      "block per (rank, channel) of its collective and a "
+      "collrt::dev::LaunchArgs; the chunk offsets come from the plan "
+      "(runtime/include/collrt/device/Channel.h, docs/codegen.md).");
   out += "//\n";
   for (const auto &row : rows) {
     std::string text = "//";
