@@ -33,35 +33,6 @@ struct EmulatedLaunch {
 
 uint64_t address(const void *p) { return uint64_t(uintptr_t(p)); }
 
-uint64_t load(const char *arena, uint64_t offset) {
-  return __atomic_load_n(reinterpret_cast<const uint64_t *>(arena + offset),
-                         __ATOMIC_ACQUIRE);
-}
-
-LaunchSnapshot snapshot(const LaunchLayout &layout, const char *arena) {
-  LaunchSnapshot s;
-  size_t m = size_t(layout.maxChannels());
-  for (int32_t r = 0; r < layout.nranks(); ++r) {
-    const LaunchLayout::RankArena &ra = layout.arena(r);
-    std::vector<uint64_t> words(m * wait::kWords), progress(m);
-    for (size_t i = 0; i < words.size(); ++i)
-      words[i] = load(arena, ra.waitState + 8 * i);
-    for (size_t i = 0; i < m; ++i)
-      progress[i] = load(arena, ra.progress + 8 * i);
-    s.waitState.push_back(std::move(words));
-    s.progress.push_back(std::move(progress));
-  }
-  for (const LaunchLayout::Connection &c : layout.connections()) {
-    s.head.push_back(load(arena, c.head));
-    s.tail.push_back(load(arena, c.tail));
-    s.sent.push_back(load(arena, c.sendCounter));
-    s.received.push_back(load(arena, c.recvCounter));
-  }
-  s.sentBefore.assign(s.sent.size(), 0);
-  s.receivedBefore.assign(s.received.size(), 0);
-  return s;
-}
-
 std::string seconds(double value) {
   char text[32];
   std::snprintf(text, sizeof text, "%g", value);
@@ -205,7 +176,7 @@ Status emulate(const PlanCollective &collective, size_t index,
   if (!startFailure.ok())
     return startFailure;
 
-  LaunchSnapshot s = snapshot(layout, arena);
+  LaunchSnapshot s = readSnapshot(layout, arena);
   std::string report =
       "\nwhat each block was doing:\n" + blockReport(layout, s);
   if (Status error = blockError(layout, s); !error.ok())

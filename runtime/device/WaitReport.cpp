@@ -161,6 +161,37 @@ std::string errorText(const LaunchLayout &layout, int32_t rank,
 
 } // namespace
 
+namespace {
+uint64_t load(const char *control, uint64_t offset) {
+  return __atomic_load_n(reinterpret_cast<const uint64_t *>(control + offset),
+                         __ATOMIC_ACQUIRE);
+}
+} // namespace
+
+LaunchSnapshot readSnapshot(const LaunchLayout &layout, const char *control) {
+  LaunchSnapshot s;
+  size_t m = size_t(layout.maxChannels());
+  for (int32_t r = 0; r < layout.nranks(); ++r) {
+    const LaunchLayout::RankArena &ra = layout.arena(r);
+    std::vector<uint64_t> words(m * wait::kWords), progress(m);
+    for (size_t i = 0; i < words.size(); ++i)
+      words[i] = load(control, ra.waitState + 8 * i);
+    for (size_t i = 0; i < m; ++i)
+      progress[i] = load(control, ra.progress + 8 * i);
+    s.waitState.push_back(std::move(words));
+    s.progress.push_back(std::move(progress));
+  }
+  for (const LaunchLayout::Connection &c : layout.connections()) {
+    s.head.push_back(load(control, c.head));
+    s.tail.push_back(load(control, c.tail));
+    s.sent.push_back(load(control, c.sendCounter));
+    s.received.push_back(load(control, c.recvCounter));
+  }
+  s.sentBefore.assign(s.sent.size(), 0);
+  s.receivedBefore.assign(s.received.size(), 0);
+  return s;
+}
+
 std::string blockReport(const LaunchLayout &layout,
                         const LaunchSnapshot &snapshot) {
   std::string report;

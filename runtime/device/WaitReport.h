@@ -42,6 +42,10 @@ struct LaunchSnapshot {
   uint64_t epochBefore = 0;
 };
 
+/// The snapshot of a launch from a copy of (or the host arena's) control
+/// part; the "before" counters and epoch are zero.
+LaunchSnapshot readSnapshot(const LaunchLayout &layout, const char *control);
+
 /// One line per block (each ending in a newline).
 std::string blockReport(const LaunchLayout &layout,
                         const LaunchSnapshot &snapshot);

@@ -57,7 +57,14 @@
 
 #if defined(__CUDACC__)
 #define COLLRT_DEVICE __device__ __forceinline__
-#define COLLRT_KERNEL(name) extern "C" __global__ void name
+/// Threads per block the kernel is compiled for (its __launch_bounds__, so
+/// that nvcc keeps registers within what that many threads may use); the
+/// CUDA executor launches with the kernel's maximum (at most this).
+#ifndef COLLRT_BLOCK_THREADS
+#define COLLRT_BLOCK_THREADS 512
+#endif
+#define COLLRT_KERNEL(name)                                                    \
+  extern "C" __global__ void __launch_bounds__(COLLRT_BLOCK_THREADS) name
 #else
 #define COLLRT_DEVICE inline
 /// Host emulation: a kernel is a function the emulator calls once per

@@ -44,8 +44,13 @@
 
 #if defined(__CUDACC__)
 #define COLLRT_UNROLL _Pragma("unroll")
+/// The large members are real calls on a GPU: a generated kernel calls
+/// them from many places, and inlining each would grow it (and nvcc's
+/// time) with every instruction of the schedule.
+#define COLLRT_DEVICE_CALL __device__ __noinline__
 #else
 #define COLLRT_UNROLL
+#define COLLRT_DEVICE_CALL inline
 #endif
 
 namespace collrt {
@@ -164,7 +169,7 @@ public:
   }
   COLLRT_DEVICE void endTile() {}
 
-  COLLRT_DEVICE void after(int64_t channel, int64_t index) {
+  COLLRT_DEVICE_CALL void after(int64_t channel, int64_t index) {
     if (aborted_)
       return;
     if (channel < 0 || channel >= ctx_->maxChannels || index < 0) {
@@ -442,8 +447,8 @@ private:
     int64_t n = 0;
   };
 
-  COLLRT_DEVICE bool moveRun(const Run &r, bool aMsg, const Port &in,
-                             bool outUsed, const Port &out) const {
+  COLLRT_DEVICE_CALL bool moveRun(const Run &r, bool aMsg, const Port &in,
+                                  bool outUsed, const Port &out) const {
     int64_t bytes = r.n * kE;
     if (bytes <= 0)
       return false;
@@ -575,9 +580,10 @@ private:
     B::sync();
   }
 
-  COLLRT_DEVICE void execute(uint32_t opcode, int64_t from, int64_t to, int src,
-                             int64_t srcIndex, int dst, int64_t dstIndex,
-                             int64_t count, int64_t step) {
+  COLLRT_DEVICE_CALL void execute(uint32_t opcode, int64_t from, int64_t to,
+                                  int src, int64_t srcIndex, int dst,
+                                  int64_t dstIndex, int64_t count,
+                                  int64_t step) {
     if (aborted_) {
       ++done_;
       return;
@@ -831,10 +837,11 @@ private:
   /// The data of every chunk, merged into runs where slices are
   /// contiguous. Same-buffer copies and combines of overlapping ranges go
   /// chunk by chunk in the CPU executor's order (copies like memmove).
-  COLLRT_DEVICE bool moveData(uint32_t opcode, const Port &in, const Port &out,
-                              bool receives, bool sends, bool combines,
-                              bool writesDst, int src, int64_t srcIndex,
-                              int dst, int64_t dstIndex, int64_t count) {
+  COLLRT_DEVICE_CALL bool moveData(uint32_t opcode, const Port &in,
+                                   const Port &out, bool receives, bool sends,
+                                   bool combines, bool writesDst, int src,
+                                   int64_t srcIndex, int dst, int64_t dstIndex,
+                                   int64_t count) {
     bool local = opcode == kCopy || opcode == kReduce ||
                  ((opcode == kRecvReduceCopy || opcode == kRecvReduceCopySend));
     bool overlap = local && src == dst && srcIndex != dstIndex &&

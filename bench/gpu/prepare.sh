@@ -1,0 +1,116 @@
+#!/bin/bash
+# bench/gpu/prepare.sh PREPARED_DIR [--collc PATH]
+#
+# Runs here (where collc is built) and writes what bench/gpu/run.sh needs on
+# a GPU machine without LLVM: for every collective and every algorithm of
+# collc's library, on 8 ranks, a plan (collc --emit=plan) and its generated
+# kernel (collc --emit=cuda), in bf16 (sum for the reducing ones), plus the
+# all_reduce variants timed at 256 MiB (ring with 16 and 8 rings). The
+# hierarchical algorithms are compiled for the 2x4 test topology (2 nodes of
+# 4 GPUs), the others for 1x8: on one GPU all 8 ranks share it either way.
+#
+# Also copies nlohmann/json (header-only, which libcollrt's plan reader
+# needs) into PREPARED_DIR/deps, for GPU machines that lack it; run.sh uses
+# it only when the machine's own is missing, and says so.
+#
+# Writes PREPARED_DIR/manifest.tsv: name, collective, algorithm, plan, cu,
+# kernel, purpose (check: every element compared at two sizes; perf: also
+# timed at 256 MiB and 8 KiB). Exits 1 if any collective of the list got no
+# kernel.
+set -u
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+PREP=
+COLLC=$ROOT/build/bin/collc
+while [ $# -gt 0 ]; do
+  case $1 in
+    --collc) COLLC=$2; shift 2 ;;
+    -h|--help) sed -n 2,21p "$0"; exit 0 ;;
+    -*) echo "prepare.sh: unknown option $1" >&2; exit 2 ;;
+    *) [ -z "$PREP" ] || { echo "prepare.sh: one directory only" >&2; exit 2; }
+       PREP=$1; shift ;;
+  esac
+done
+[ -n "$PREP" ] || { echo "usage: bench/gpu/prepare.sh PREPARED_DIR [--collc PATH]" >&2; exit 2; }
+[ -x "$COLLC" ] || { echo "prepare.sh: no collc at $COLLC (build it, or --collc PATH)" >&2; exit 2; }
+mkdir -p "$PREP" || exit 1
+PREP=$(cd "$PREP" && pwd)
+TOPOS=$ROOT/test/runtime/Inputs/topologies
+ALGOS=$ROOT/lowering/CollToSched/algorithms
+MANIFEST=$PREP/manifest.tsv
+LOG=$PREP/prepare.log
+: > "$LOG"
+printf 'name\tcollective\talgorithm\tplan\tcu\tkernel\tpurpose\n' > "$MANIFEST.tmp"
+
+# Every (collective, algorithm, needs nodes) of the library.
+list=$(python3 - "$ALGOS" <<'PY'
+import os, re, sys
+d = sys.argv[1]
+for name in sorted(os.listdir(d)):
+    if not name.endswith(".mlir"):
+        continue
+    text = open(os.path.join(d, name)).read()
+    for m in re.finditer(r'sched\.schedule @\w+ collective = (\w+)\s+'
+                         r'algorithm = "(\w+)"(\s+attributes \{[^}]*\})?', text):
+        nodes = bool(m.group(3)) and '"nodes"' in m.group(3)
+        print(m.group(1), m.group(2), "nodes" if nodes else "flat")
+PY
+) || { echo "prepare.sh: cannot list the algorithms in $ALGOS" >&2; exit 1; }
+
+fail=0
+emit() { # emit NAME COLLECTIVE ALGORITHM TOPOLOGY PURPOSE [collc options...]
+  local name=$1 coll=$2 algo=$3 topo=$4 purpose=$5; shift 5
+  local common=("$COLLC" --collective "$coll" --bytes 1MiB --dtype bf16
+                --topo "$TOPOS/$topo.json" --algo "$algo" "$@")
+  if ! "${common[@]}" --emit=plan -o "$PREP/$name.plan.json" >>"$LOG" 2>&1 ||
+     ! "${common[@]}" --emit=cuda -o "$PREP/$name.cu" >>"$LOG" 2>&1; then
+    echo "prepare.sh: $name: collc failed (see $LOG)" >&2
+    fail=1
+    return
+  fi
+  local kernel
+  kernel=$(sed -n 's/^COLLRT_KERNEL(\([A-Za-z0-9_]*\)).*/\1/p' "$PREP/$name.cu" | head -1)
+  [ -n "$kernel" ] || { echo "prepare.sh: $name.cu has no kernel" >&2; fail=1; return; }
+  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$coll" "$algo" \
+    "$name.plan.json" "$name.cu" "$kernel" "$purpose" >> "$MANIFEST.tmp"
+  echo "  $name ($kernel)"
+}
+
+while read -r coll algo kind; do
+  [ -n "$coll" ] || continue
+  case $coll in send_recv) continue ;; esac # not a --collective (one-op programs only)
+  topo=1x8
+  [ "$kind" = nodes ] && topo=2x4
+  purpose=check
+  [ "$coll" = all_reduce ] && purpose=perf
+  emit "$coll-$algo" "$coll" "$algo" "$topo" "$purpose"
+done <<< "$list"
+# all_reduce with more CTAs for the bandwidth table: a ring per 8 channels.
+emit all_reduce-ring-rings16 all_reduce ring 1x8 perf --algo-param rings=16
+emit all_reduce-ring-rings8 all_reduce ring 1x8 perf --algo-param rings=8
+
+# nlohmann/json for GPU machines without it.
+json=$(echo '#include <nlohmann/json.hpp>' | ${CXX:-c++} -xc++ -E -M - 2>/dev/null |
+       tr ' \\' '\n\n' | grep 'nlohmann/json.hpp$' | head -1)
+if [ -n "$json" ]; then
+  rm -rf "$PREP/deps/nlohmann_json"
+  mkdir -p "$PREP/deps/nlohmann_json/include" "$PREP/deps/nlohmann_json/cmake"
+  cp -r "$(dirname "$json")" "$PREP/deps/nlohmann_json/include/"
+  cat > "$PREP/deps/nlohmann_json/cmake/nlohmann_jsonConfig.cmake" <<'CM'
+# A copy of nlohmann/json (header-only) made by bench/gpu/prepare.sh.
+set(nlohmann_json_VERSION 3.11.0)
+if(NOT TARGET nlohmann_json::nlohmann_json)
+  add_library(nlohmann_json::nlohmann_json INTERFACE IMPORTED)
+  set_target_properties(nlohmann_json::nlohmann_json PROPERTIES
+    INTERFACE_INCLUDE_DIRECTORIES "${CMAKE_CURRENT_LIST_DIR}/../include")
+endif()
+CM
+  echo 'set(PACKAGE_VERSION 3.11.0)
+set(PACKAGE_VERSION_COMPATIBLE TRUE)' > "$PREP/deps/nlohmann_json/cmake/nlohmann_jsonConfigVersion.cmake"
+  echo "  deps/nlohmann_json (from $json)"
+else
+  echo "prepare.sh: nlohmann/json.hpp not found: run.sh will need it on the GPU machine" >&2
+fi
+
+mv "$MANIFEST.tmp" "$MANIFEST"
+echo "prepare.sh: $(($(wc -l < "$MANIFEST") - 1)) plans and kernels in $PREP"
+exit $fail

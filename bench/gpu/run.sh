@@ -1,0 +1,193 @@
+#!/bin/bash
+# bench/gpu/run.sh OUTDIR [PREPARED_DIR] [--build DIR] [--arch SM]
+#
+# For a machine with a GPU (written for one H200; docs/gpu-runtime.md):
+#  1. builds libcollrt runtime-only with CUDA and gpu-check (DIR, default
+#     build-gpu in the repository);
+#  2. compiles with nvcc, for this GPU's architecture, the kernels collc
+#     generated (PREPARED_DIR, default bench/gpu/prepared, made on a machine
+#     with collc by bench/gpu/prepare.sh), the hand-written kernels and the
+#     primitives;
+#  3. checks every collective and algorithm on 8 ranks of the GPU (outputs
+#     poisoned, inputs position-dependent, every element compared, at 1 MiB
+#     and at an odd size), and the hand-written kernels for every element
+#     type and reduction;
+#  4. times the copy, reduce and send/recv primitives with 16, 32 and 132
+#     CTAs against the copy rate, all_reduce of 256 MiB bf16 per rank (and
+#     torch doing the same, when python3 has torch), all_reduce of 8 KiB
+#     graph-launched;
+#  5. prints the tables (bench/gpu/tables.py) and writes them, with every
+#     row and log, to OUTDIR.
+# Every step has a time limit within a total of 465 s (COLLC_GPU_BUDGET), so
+# the script ends within 8 minutes; a step cut short says so in its table.
+# Exit: 0 all ran and every check passed, 1 a check or step failed, 2 usage
+# or a missing prerequisite, 3 no usable GPU (after the steps that need
+# none: build and compiles).
+set -u
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+OUT= PREP= BUILD=$ROOT/build-gpu ARCH=
+usage() { sed -n 2,27p "$0" >&2; exit 2; }
+while [ $# -gt 0 ]; do
+  case $1 in
+    --build) [ $# -ge 2 ] || usage; BUILD=$2; shift 2 ;;
+    --arch) [ $# -ge 2 ] || usage; ARCH=$2; shift 2 ;;
+    -h|--help) usage ;;
+    -*) echo "run.sh: unknown option $1" >&2; usage ;;
+    *) if [ -z "$OUT" ]; then OUT=$1; elif [ -z "$PREP" ]; then PREP=$1;
+       else echo "run.sh: too many arguments" >&2; usage; fi; shift ;;
+  esac
+done
+[ -n "$OUT" ] || { echo "run.sh: no OUTDIR" >&2; usage; }
+PREP=${PREP:-$ROOT/bench/gpu/prepared}
+if [ ! -f "$PREP/manifest.tsv" ]; then
+  echo "run.sh: $PREP/manifest.tsv is missing: run bench/gpu/prepare.sh $PREP on a machine with collc first" >&2
+  exit 2
+fi
+PREP=$(cd "$PREP" && pwd)
+NVCC=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
+[ -x "$NVCC" ] || { echo "run.sh: no nvcc (not on PATH, not /usr/local/cuda/bin/nvcc)" >&2; exit 2; }
+command -v cmake >/dev/null || { echo "run.sh: no cmake" >&2; exit 2; }
+command -v python3 >/dev/null || { echo "run.sh: no python3 (the tables need it)" >&2; exit 2; }
+mkdir -p "$OUT/logs" "$OUT/kernels" || exit 2
+OUT=$(cd "$OUT" && pwd)
+JOBS=$(nproc 2>/dev/null || echo 8)
+T0=$SECONDS
+TOTAL=${COLLC_GPU_BUDGET:-465}
+failed=0
+: > "$OUT/steps.tsv"
+
+# step NAME CAP RESERVE CMD...: CMD with a limit of min(CAP, what is left of
+# the budget minus RESERVE for the steps after it), output in logs/NAME.log.
+step() {
+  local name=$1 cap=$2 reserve=$3; shift 3
+  local left=$((TOTAL - (SECONDS - T0) - reserve))
+  local limit=$((cap < left ? cap : left))
+  [ $limit -ge 5 ] || limit=5
+  local start=$SECONDS
+  # bash -c so that CMD may be one of the functions below (exported).
+  timeout --kill-after=5 $limit bash -c '"$@"' step "$@" > "$OUT/logs/$name.log" 2>&1
+  local rc=$?
+  local took=$((SECONDS - start))
+  local what=ok
+  [ $rc = 124 ] || [ $rc = 137 ] && what="cut at its limit of ${limit}s"
+  [ $rc != 0 ] && [ "$what" = ok ] && what="exit $rc"
+  printf '%s\t%d\t%d\t%s\n' "$name" "$took" "$limit" "$what" >> "$OUT/steps.tsv"
+  printf '[%3ds] %-22s %4ds (limit %ds): %s\n' $((SECONDS - T0)) "$name" "$took" "$limit" "$what"
+  return $rc
+}
+
+{
+  echo "date: $(date -u '+%Y-%m-%d %H:%M:%S UTC')"
+  echo "commit: $(git -C "$ROOT" rev-parse HEAD 2>/dev/null) $(git -C "$ROOT" status --short 2>/dev/null | wc -l) files changed"
+  echo "nvcc: $("$NVCC" --version | tail -1)"
+  if command -v nvidia-smi >/dev/null; then
+    nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv 2>&1 | sed 's/^/gpu: /'
+  else
+    echo "gpu: no nvidia-smi on this machine"
+  fi
+  echo "prepared: $PREP ($(($(wc -l < "$PREP/manifest.tsv") - 1)) kernels)"
+} > "$OUT/environment.txt"
+cat "$OUT/environment.txt"
+
+if [ -z "$ARCH" ]; then
+  cap=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -1 | tr -d ' .')
+  ARCH=${cap:-90}
+  [ -n "$cap" ] || echo "run.sh: nvidia-smi gave no compute capability: compiling for sm_90"
+fi
+
+# 1. Build.
+gen=()
+command -v ninja >/dev/null && gen=(-G Ninja)
+configure=(cmake -S "$ROOT" -B "$BUILD" "${gen[@]}" -DCOLLC_RUNTIME_ONLY=ON
+           -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_COMPILER="$NVCC"
+           -DCOLLRT_CUDA_ARCHS="$ARCH")
+if ! step configure 60 330 "${configure[@]}"; then
+  if grep -q nlohmann_json "$OUT/logs/configure.log" &&
+     [ -d "$PREP/deps/nlohmann_json/cmake" ]; then
+    echo "run.sh: this machine has no nlohmann_json: using the copy prepare.sh made ($PREP/deps)"
+    step configure-with-json 60 330 "${configure[@]}" \
+      -Dnlohmann_json_DIR="$PREP/deps/nlohmann_json/cmake" ||
+      { echo "run.sh: configuring failed (logs/configure-with-json.log)"; exit 1; }
+  else
+    echo "run.sh: configuring failed (logs/configure.log)"; exit 1
+  fi
+fi
+step build 200 260 cmake --build "$BUILD" --target gpu-check -j "$JOBS" ||
+  { echo "run.sh: the build failed (logs/build.log)"; tail -20 "$OUT/logs/build.log"; exit 1; }
+CHECK=$BUILD/bin/gpu-check
+
+# 2. Kernels.
+flags="-std=c++17 -I$ROOT/runtime/include --fatbin -gencode arch=compute_$ARCH,code=sm_$ARCH"
+compile_all() {
+  {
+    tail -n +2 "$PREP/manifest.tsv" | cut -f1,5 | while IFS=$'\t' read -r name cu; do
+      echo "$PREP/$cu $OUT/kernels/$name.fatbin"
+    done
+    echo "$ROOT/test/runtime/device/cuda/HandKernels.cu $OUT/kernels/hand.fatbin"
+    echo "$ROOT/bench/gpu/Primitives.cu $OUT/kernels/primitives.fatbin"
+  } | xargs -P "$JOBS" -L 1 sh -c '"$0" '"$flags"' -o "$2" "$1" || { echo "nvcc failed: $1"; exit 255; }' "$NVCC"
+}
+export ROOT PREP OUT NVCC JOBS flags
+export -f compile_all
+step kernels 150 150 compile_all || { echo "run.sh: compiling kernels failed (logs/kernels.log)"; failed=1; }
+
+# No GPU: stop here, saying so.
+"$CHECK" hand "$OUT/kernels/hand.fatbin" --ranks 2 > /dev/null 2> "$OUT/logs/gpu.log"
+if [ $? = 3 ]; then
+  echo "run.sh: $(cat "$OUT/logs/gpu.log"); stopping after the build and the kernel compiles"
+  exit 3
+fi
+
+# 3. Checks.
+step hand 45 120 "$CHECK" hand "$OUT/kernels/hand.fatbin" --ranks 8 || failed=1
+cp "$OUT/logs/hand.log" "$OUT/hand.tsv"
+check_all() {
+  local first=1
+  tail -n +2 "$PREP/manifest.tsv" | while IFS=$'\t' read -r name coll algo plan cu kernel purpose; do
+    "$CHECK" plan "$PREP/$plan" "$OUT/kernels/$name.fatbin" --kernel "$kernel" \
+      --bytes 1MiB,24574 --iters 2 --warmup 1 --timeout 20 |
+      { if [ $first = 1 ]; then cat; else tail -n +2; fi; }
+    first=0
+  done
+}
+export CHECK
+export -f check_all
+step check 100 90 check_all || failed=1
+cp "$OUT/logs/check.log" "$OUT/check.tsv"
+grep -v -e $'\tok$' -e '^kind' -e '^#' "$OUT/check.tsv" | grep -q . && failed=1
+
+# 4. Timings.
+step primitives 40 60 "$CHECK" primitives "$OUT/kernels/primitives.fatbin" \
+  --ctas 16,32,132 --bytes 512MiB --iters 20 || failed=1
+cp "$OUT/logs/primitives.log" "$OUT/primitives.tsv"
+perf() { # perf BYTES ARGS...
+  local bytes=$1 first=1; shift
+  tail -n +2 "$PREP/manifest.tsv" | while IFS=$'\t' read -r name coll algo plan cu kernel purpose; do
+    [ "$purpose" = perf ] || continue
+    "$CHECK" plan "$PREP/$plan" "$OUT/kernels/$name.fatbin" --kernel "$kernel" \
+      --bytes "$bytes" --timeout 30 "$@" |
+      sed "s|^plan\tall_reduce/[a-z_]*|plan\t$name|" |
+      { if [ $first = 1 ]; then cat; else tail -n +2; fi; }
+    first=0
+  done
+}
+export -f perf
+step allreduce-256MiB 90 50 perf 256MiB --iters 5 --warmup 1 --graph no --no-check || failed=1
+cp "$OUT/logs/allreduce-256MiB.log" "$OUT/allreduce-256MiB.tsv"
+step allreduce-8KiB 30 35 perf 8KiB --iters 200 --warmup 20 --graph yes || failed=1
+cp "$OUT/logs/allreduce-8KiB.log" "$OUT/allreduce-8KiB.tsv"
+step torch 45 10 python3 "$ROOT/bench/gpu/torch_allreduce.py" --ranks 8 --bytes $((256 << 20))
+case $? in
+  0) { printf 'kind\tname\tranks\tdtype\tbytes_per_rank\tus\talg_GBps\tmemory_GBps\n'
+       cat "$OUT/logs/torch.log"; } > "$OUT/torch.tsv" ;;
+  3) cp "$OUT/logs/torch.log" "$OUT/torch.skipped"
+     echo "run.sh: $(cat "$OUT/torch.skipped")" ;;
+  *) failed=1 ;;
+esac
+
+# 5. Tables.
+python3 "$ROOT/bench/gpu/tables.py" "$OUT" > "$OUT/tables.md"
+cat "$OUT/tables.md"
+echo
+echo "run.sh: $((SECONDS - T0)) s; results in $OUT (tables.md, *.tsv, logs/, steps.tsv)"
+exit $failed

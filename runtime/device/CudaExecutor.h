@@ -1,0 +1,189 @@
+//===- CudaExecutor.h - collectives as kernels on one GPU -------*- C++ -*-===//
+//
+// The CUDA executor: loads a module (fatbin, cubin or PTX: what `collc
+// --emit=fatbin` or nvcc wrote) through the driver API, lays out a
+// collective for N ranks of one GPU (LaunchLayout: every rank's RankContext,
+// connections, slots, scratch and staging in one device arena), launches
+// every rank's blocks in ONE kernel on the caller's stream (grid = the sum
+// of the ranks' channels, after checking with the occupancy API that all of
+// them can be resident at once, since producers and consumers spin on each
+// other), optionally as a captured CUDA graph, and waits for it with a host
+// watchdog that sets abortFlag after the timeout and reports what every
+// block was waiting for (WaitReport.h).
+//
+// The driver is dlopen()ed (CudaDriver.h): without a GPU every entry point
+// returns Unsupported with the reason ("no CUDA device: cuDeviceGetCount
+// returned 0", "no CUDA driver: dlopen(\"libcuda.so.1\") failed: ...").
+//
+//===----------------------------------------------------------------------===//
+#ifndef COLLRT_DEVICE_CUDAEXECUTOR_H
+#define COLLRT_DEVICE_CUDAEXECUTOR_H
+
+#include "collrt/Plan.h"
+#include "collrt/Status.h"
+#include "runtime/device/CudaDriver.h"
+#include "runtime/device/LaunchLayout.h"
+#include "runtime/device/WaitReport.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace collrt {
+namespace dev {
+
+struct CudaOptions : DeviceOptions {
+  CudaOptions() { alignTiles = true; }
+  int device = 0;
+  /// Threads per block; 0: the kernel's maximum (its __launch_bounds__,
+  /// COLLRT_BLOCK_THREADS = 512 for Channel.h kernels).
+  uint32_t blockThreads = 0;
+};
+
+/// A module loaded on a device.
+class CudaModule {
+public:
+  ~CudaModule();
+  static Status loadFile(const std::string &path, int device,
+                         std::unique_ptr<CudaModule> *module);
+  static Status loadImage(const std::string &image, const std::string &name,
+                          int device, std::unique_ptr<CudaModule> *module);
+
+  Status function(const std::string &name, cu::Function *function) const;
+  /// Names of the module's kernels (empty where the driver cannot list
+  /// them, before CUDA 12.4).
+  std::vector<std::string> functionNames() const;
+  /// The kernel collc generated for plan collective `index`: the one whose
+  /// name starts with "<prefix>_k<index>_" (CudaEmitter.h's naming).
+  Status findPlanKernel(size_t index, const std::string &prefix,
+                        std::string *name) const;
+  const std::string &name() const { return name_; }
+  const CudaDriver &driver() const { return *driver_; }
+
+private:
+  const CudaDriver *driver_ = nullptr;
+  cu::Module module_ = nullptr;
+  std::string name_;
+};
+
+/// One collective on N ranks of one GPU.
+class CudaCollective {
+public:
+  ~CudaCollective();
+  /// Lays out collective `index` for `count` elements per rank and checks
+  /// that the kernel `kernel` of `module` can run it: every block resident
+  /// at once.
+  static Status create(const PlanCollective &collective, size_t index,
+                       int64_t count, const CudaModule &module,
+                       const std::string &kernel, const CudaOptions &options,
+                       std::unique_ptr<CudaCollective> *out);
+
+  const LaunchLayout &layout() const { return layout_; }
+  unsigned gridBlocks() const { return unsigned(layout_.blockRank().size()); }
+  unsigned blockThreads() const { return threads_; }
+  int registers() const { return registers_; }
+  /// "132 SMs x 1 block of 512 threads (128 registers)".
+  const std::string &residency() const { return residency_; }
+
+  /// Rank r reads inputs[r] (count elements, never written) and writes
+  /// outputs[r] (layout().outputElements(r)); device pointers.
+  Status setBuffers(const std::vector<cu::DevicePtr> &inputs,
+                    const std::vector<cu::DevicePtr> &outputs);
+  /// Enqueues one run on `stream`: private input copies (ranks that write
+  /// their input), the kernel, avg's division.
+  Status enqueue(cu::Stream stream);
+  /// The same captured once into a CUDA graph (again after setBuffers),
+  /// then launched as the graph.
+  Status enqueueGraph(cu::Stream stream);
+  /// Waits until everything enqueued on `stream` has finished, at most
+  /// options.timeoutSeconds; then aborts the launch (abortFlag) and
+  /// returns Timeout with every block's state. A block's error gives
+  /// PlanMismatch. After a failure the collective cannot run again.
+  Status wait(cu::Stream stream);
+  /// wait(), then checks every connection's message count against the
+  /// program (whether the kernel runs the plan's schedule).
+  Status waitAndCheck(cu::Stream stream);
+
+private:
+  Status snapshot(LaunchSnapshot *s) const;
+  Status failWith(const Status &status, const LaunchSnapshot *s);
+
+  const CudaDriver *d_ = nullptr;
+  CudaOptions options_;
+  LaunchLayout layout_;
+  cu::Function kernel_ = nullptr;
+  std::string kernelName_;
+  unsigned threads_ = 0;
+  int registers_ = 0;
+  std::string residency_;
+  cu::DevicePtr arena_ = 0;
+  volatile int32_t *abortHost_ = nullptr;
+  cu::DevicePtr abortDevice_ = 0;
+  std::vector<cu::DevicePtr> inputs_, outputs_;
+  bool haveBuffers_ = false;
+  cu::Function divide_ = nullptr;
+  std::unique_ptr<CudaModule> runtimeKernels_;
+  cu::Graph graph_ = nullptr;
+  cu::GraphExec graphExec_ = nullptr;
+  cu::Event done_ = nullptr;
+  /// Launches finished and checked, and enqueued since.
+  uint64_t launchesDone_ = 0, launchesPending_ = 0;
+  bool failed_ = false;
+  Status failure_;
+};
+
+/// What runPlanOnOneGpu measured.
+struct GpuRunResult {
+  std::string kernel;
+  int32_t ranks = 0;
+  int64_t count = 0;
+  unsigned blocks = 0, threads = 0;
+  int64_t tiles = 0, tileElements = 0;
+  bool ll = false; ///< whether any message used the LL protocol
+  /// Elements compared and wrong (every output element of every rank, and
+  /// the inputs), the first few differences.
+  int64_t checked = 0, wrong = 0;
+  std::vector<std::string> examples;
+  /// Per iteration (cudaEvent timing of `iterations` launches after
+  /// `warmup`), microseconds; whether launched as a graph.
+  double microseconds = 0;
+  bool graph = false;
+  /// Bytes per rank of input (count x element size) and the bytes the
+  /// schedule reads and writes in memory over all ranks per run
+  /// (LaunchLayout's traffic model, docs/gpu-runtime.md).
+  double inputBytes = 0, memoryBytes = 0;
+};
+
+struct GpuRunOptions : CudaOptions {
+  int64_t count = 1 << 20;
+  /// The kernel's name; empty: the plan collective's kernel by collc's
+  /// naming (prefix "collc").
+  std::string kernel;
+  std::string kernelPrefix = "collc";
+  /// Check every element (poisoned outputs, position-dependent inputs).
+  bool check = true;
+  int iterations = 20, warmup = 5;
+  /// Launch as a CUDA graph: 1 yes, 0 no, -1 when the input is at most
+  /// graphBelowBytes per rank.
+  int graph = -1;
+  size_t graphBelowBytes = 1 << 20;
+};
+
+/// Runs collective `index` of `plan` on its N ranks of one GPU with the
+/// kernel in `kernelFile` (fatbin/cubin/PTX): device buffers per rank,
+/// inputs from runtime/check's TestData, outputs poisoned, one checked run
+/// (every element compared with the collective's definition), then timed
+/// runs. The run's failures are the Status; wrong elements are in result.
+Status runPlanOnOneGpu(const Plan &plan, size_t index,
+                       const std::string &kernelFile,
+                       const GpuRunOptions &options, GpuRunResult *result);
+
+/// The bytes a run of `layout` reads and writes in memory, over all ranks:
+/// per instruction its local operands, the slots it writes and reads (a
+/// message is written once and read once), every chunk's slices.
+double memoryTraffic(const LaunchLayout &layout);
+
+} // namespace dev
+} // namespace collrt
+
+#endif

@@ -1,0 +1,131 @@
+//===- CudaDriverTest.cpp - the CUDA executor without a GPU ---------------===//
+//
+// The driver ABI the executor declares itself (CudaDriver.h) against cuda.h
+// where the toolkit is installed; every entry point without a GPU returns
+// Unsupported with the reason (skipped, saying so, where a GPU exists: the
+// GPU runs are bench/gpu/run.sh's); the traffic model and the aligned tiles
+// of the layout.
+//
+//===----------------------------------------------------------------------===//
+#include "runtime/device/CudaExecutor.h"
+
+#include "Schedules.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#if defined(COLLRT_HAVE_CUDA_H)
+#include <cuda.h>
+#endif
+
+namespace collrt {
+namespace testing {
+namespace {
+
+using ::testing::HasSubstr;
+
+#if defined(COLLRT_HAVE_CUDA_H)
+TEST(CudaDriverTest, ConstantsAreCudaH) {
+  static_assert(dev::cu::kSuccess == CUDA_SUCCESS);
+  static_assert(dev::cu::kNotReady == CUDA_ERROR_NOT_READY);
+  static_assert(dev::cu::kAttrMultiprocessorCount ==
+                CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT);
+  static_assert(dev::cu::kAttrCanMapHostMemory ==
+                CU_DEVICE_ATTRIBUTE_CAN_MAP_HOST_MEMORY);
+  static_assert(dev::cu::kAttrUnifiedAddressing ==
+                CU_DEVICE_ATTRIBUTE_UNIFIED_ADDRESSING);
+  static_assert(dev::cu::kAttrComputeCapabilityMajor ==
+                CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR);
+  static_assert(dev::cu::kAttrComputeCapabilityMinor ==
+                CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR);
+  static_assert(dev::cu::kFuncMaxThreadsPerBlock ==
+                CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK);
+  static_assert(dev::cu::kFuncLocalSizeBytes ==
+                CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES);
+  static_assert(dev::cu::kFuncNumRegs == CU_FUNC_ATTRIBUTE_NUM_REGS);
+  static_assert(dev::cu::kMemHostAllocPortable == CU_MEMHOSTALLOC_PORTABLE);
+  static_assert(dev::cu::kMemHostAllocDeviceMap == CU_MEMHOSTALLOC_DEVICEMAP);
+  static_assert(dev::cu::kStreamNonBlocking == CU_STREAM_NON_BLOCKING);
+  static_assert(dev::cu::kEventDefault == CU_EVENT_DEFAULT);
+  static_assert(dev::cu::kStreamCaptureModeRelaxed ==
+                CU_STREAM_CAPTURE_MODE_RELAXED);
+  static_assert(sizeof(dev::cu::DevicePtr) == sizeof(CUdeviceptr));
+  static_assert(sizeof(dev::cu::Device) == sizeof(CUdevice));
+  SUCCEED();
+}
+#endif
+
+TEST(CudaDriverTest, WithoutAGpuEveryEntryPointIsUnsupported) {
+  const dev::CudaDriver *driver = nullptr;
+  Status s = dev::loadCudaDriver(0, &driver);
+  if (s.ok())
+    GTEST_SKIP() << "a CUDA device is present (the GPU runs are "
+                    "bench/gpu/run.sh's)";
+  ASSERT_EQ(s.code(), ErrorCode::Unsupported) << s.toString();
+  EXPECT_THAT(s.message(),
+              ::testing::AnyOf(HasSubstr("no CUDA driver"),
+                               HasSubstr("no CUDA device"),
+                               HasSubstr("no usable CUDA device")));
+  std::unique_ptr<dev::CudaModule> module;
+  Status m = dev::CudaModule::loadImage("x", "test", 0, &module);
+  EXPECT_EQ(m.code(), ErrorCode::Unsupported);
+  EXPECT_EQ(m.message(), s.message());
+  Plan plan;
+  plan.worldSize = 2;
+  PlanCollective c;
+  c.program = ringAllReduce(2, 1, 1);
+  c.groups = {{0, 1}};
+  plan.collectives.push_back(c);
+  dev::GpuRunResult result;
+  Status r = dev::runPlanOnOneGpu(plan, 0, "/nonexistent.fatbin",
+                                  dev::GpuRunOptions(), &result);
+  EXPECT_EQ(r.code(), ErrorCode::Unsupported) << r.toString();
+}
+
+PlanCollective collective(const Program &p, DataType type) {
+  PlanCollective c;
+  c.program = p;
+  c.dtype = type;
+  c.location = "test";
+  c.groups.assign(1, {});
+  for (int32_t r = 0; r < p.numRanks; ++r)
+    c.groups[0].push_back(r);
+  return c;
+}
+
+TEST(LaunchLayoutTest, TrafficOfARingAllReduce) {
+  // Per rank: send (2), n - 2 recv_reduce_send (3), recv_reduce_copy_send
+  // (4), n - 2 recv_copy_send (3), recv (2) on S / n elements each: over n
+  // ranks S (6 n - 4) elements read or written.
+  for (int32_t n : {2, 3, 8}) {
+    const int64_t count = int64_t(n) * 1000;
+    dev::LaunchLayout layout;
+    ASSERT_TRUE(dev::LaunchLayout::create(
+                    collective(ringAllReduce(n, 1, 1), DataType::BF16), 0,
+                    count, dev::DeviceOptions(), &layout)
+                    .ok());
+    EXPECT_DOUBLE_EQ(dev::memoryTraffic(layout),
+                     double(count) * 2 * (6 * n - 4));
+  }
+}
+
+TEST(LaunchLayoutTest, AlignedTilesAreMultiplesOf16Bytes) {
+  dev::DeviceOptions o;
+  o.slotBytes = 1000;
+  dev::LaunchLayout cpu, aligned;
+  PlanCollective c = collective(ringAllReduce(4, 1, 1), DataType::BF16);
+  ASSERT_TRUE(dev::LaunchLayout::create(c, 0, 100000, o, &cpu).ok());
+  o.alignTiles = true;
+  ASSERT_TRUE(dev::LaunchLayout::create(c, 0, 100000, o, &aligned).ok());
+  // The CPU executor's T = (1000 - 24) / 2 = 488; aligned: 488 - 488 % 8.
+  EXPECT_EQ(cpu.tileElements(), 488);
+  EXPECT_EQ(aligned.tileElements(), 488);
+  o.slotBytes = 1010;
+  ASSERT_TRUE(dev::LaunchLayout::create(c, 0, 100000, o, &aligned).ok());
+  EXPECT_EQ(aligned.tileElements(), 488); // 493 rounded down
+  EXPECT_EQ(aligned.tiles(), (25000 + 487) / 488);
+}
+
+} // namespace
+} // namespace testing
+} // namespace collrt
