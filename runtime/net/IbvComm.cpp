@@ -142,19 +142,21 @@ public:
     if (Status s = port_.context->protectionDomain(&pd); !s.ok())
       return s;
     errno = 0;
-    cq_ = api.createCq(port_.context->get(), static_cast<int>(2 * depth + 2),
-                       nullptr, channel, 0);
+    // Room for every receive and for twice `depth` writes: a write's slot
+    // is free only once its completion was polled, which may come after
+    // the work it enabled.
+    const int entries = static_cast<int>(3 * depth + 2);
+    cq_ = api.createCq(port_.context->get(), entries, nullptr, channel, 0);
     if (!cq_)
       return sysError(ErrorCode::TransportError,
-                      what_ + ": ibv_create_cq of " +
-                          std::to_string(2 * depth + 2) + " entries on " +
-                          port_.info.name,
+                      what_ + ": ibv_create_cq of " + std::to_string(entries) +
+                          " entries on " + port_.info.name,
                       errno ? errno : ENOMEM);
     ibv_qp_init_attr init{};
     init.send_cq = cq_;
     init.recv_cq = cq_;
     init.qp_type = IBV_QPT_RC;
-    init.cap.max_send_wr = depth;
+    init.cap.max_send_wr = 2 * depth;
     init.cap.max_recv_wr = depth;
     init.cap.max_send_sge = 1;
     init.cap.max_recv_sge = 1;

@@ -442,10 +442,10 @@ Status createIbvNet(const IbvNetOptions &options, const std::string &what,
       info.pciPath = sysfsPciPath(dir);
       info.numa = sysfsNumaNode(dir);
       info.deviceMemory = true;
-      // The receiving end's completion queue holds a completion per
-      // receive and per clear-to-send write.
+      // A connection of depth d needs 2d send work requests and 3d + 2
+      // completion queue entries (IbvComm.cpp).
       info.maxDepth = static_cast<uint32_t>(
-          std::max(1, std::min(attr.max_qp_wr, attr.max_cqe / 2)));
+          std::max(1, std::min(attr.max_qp_wr / 2, (attr.max_cqe - 2) / 3)));
       info.maxMessageBytes = port.attr.max_msg_sz;
       ports.push_back(std::move(port));
     }

@@ -582,6 +582,45 @@ TEST_P(NetContract, StrayConnectionsAreDropped) {
   EXPECT_EQ(waitDone(*recv, r), 8u);
 }
 
+// What a progress thread needs to sleep without missing work: idle
+// connections leave their descriptors quiet, and work done during a call
+// for something else (which no descriptor announces) is reported by
+// pollFds.
+TEST_P(NetContract, PollFdsTellsWhenToSleep) {
+  connectPair(4);
+  Region in, out;
+  registerRegion(64, &in);
+  registerRegion(64, &out);
+  NetRequest *a = nullptr, *b = nullptr;
+  ASSERT_TRUE(recv->irecv(in.bytes.data(), 16, 1, *in.memory, &a).ok());
+  ASSERT_TRUE(recv->irecv(in.bytes.data() + 16, 16, 2, *in.memory, &b).ok());
+  for (int i = 0; i < 20; ++i) {
+    pump();
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  std::vector<pollfd> fds;
+  (void)send->pollFds(&fds); // may say: clear-to-sends were read
+  fds.clear();
+  bool ready = send->pollFds(&fds);
+  ready |= recv->pollFds(&fds);
+  EXPECT_FALSE(ready);
+  EXPECT_EQ(::poll(fds.data(), fds.size(), 0), 0)
+      << "an idle connection's descriptors are ready: a progress thread "
+         "would spin";
+  NetRequest *s1 = isendWhenMatched(out.bytes.data(), 10, 1, *out.memory);
+  NetRequest *s2 = isendWhenMatched(out.bytes.data() + 16, 12, 2, *out.memory);
+  waitDone(*send, s1);
+  waitDone(*send, s2);
+  // Testing b also completes a, which arrived first on the same
+  // connection; nothing will wake a poll() for it, so pollFds says so.
+  EXPECT_EQ(waitDone(*recv, b), 12u);
+  fds.clear();
+  EXPECT_TRUE(recv->pollFds(&fds));
+  EXPECT_EQ(waitDone(*recv, a), 10u);
+  fds.clear();
+  EXPECT_FALSE(recv->pollFds(&fds));
+}
+
 TEST_P(NetContract, BadArgumentsAreNamed) {
   std::string handle;
   std::unique_ptr<NetListenComm> l;
