@@ -1,13 +1,16 @@
-//===- ProcessTransportTest.cpp - shm and tcp between real processes ------===//
+//===- ProcessTransportTest.cpp - transports between real processes -------===//
 //
-// Rank 1 is a fork()ed child (it _exit()s, never returning into GoogleTest),
-// rank 0 is the test process; every wait is bounded. Also: shared-memory
-// names do not outlive connect(), /dev/shm exhaustion is reported, and the
-// tcp transport's interface option.
+// shm, tcp and (where an RDMA device exists, else skipped with the reason)
+// ib. Rank 1 is a fork()ed child (it _exit()s, never returning into
+// GoogleTest), rank 0 is the test process; every wait is bounded. Also:
+// shared-memory names do not outlive connect(), /dev/shm exhaustion is
+// reported, and the tcp transport's interface option.
 //
 //===----------------------------------------------------------------------===//
 #include "ProcessTestUtil.h"
 #include "TransportTestUtil.h"
+
+#include "net/IbvNet.h"
 
 #include <gtest/gtest.h>
 
@@ -38,6 +41,8 @@ Status makeRank(const std::string &kind, int32_t rank, int32_t n, int32_t port,
     return s;
   if (kind == "shm")
     return createShmTransport(**bootstrap, transport);
+  if (kind == "ib")
+    return createIbTransport(**bootstrap, IbTransportOptions(), transport);
   return createTcpTransport(**bootstrap, "", transport);
 }
 
@@ -71,7 +76,19 @@ std::string exchange(Transport &t, int messages, size_t maxBytes) {
   return "";
 }
 
-class ProcessTransport : public ::testing::TestWithParam<std::string> {};
+class ProcessTransport : public ::testing::TestWithParam<std::string> {
+protected:
+  void SetUp() override {
+    if (GetParam() != "ib")
+      return;
+    net::IbvNetOptions options;
+    options.oobHost = "127.0.0.1";
+    std::unique_ptr<net::Net> probe;
+    Status s = net::createIbvNet(options, "the ib transport's tests", &probe);
+    if (s.code() == ErrorCode::Unsupported)
+      GTEST_SKIP() << s.message();
+  }
+};
 
 TEST_P(ProcessTransport, TwoProcessesExchange) {
   const std::string kind = GetParam();
@@ -162,7 +179,7 @@ TEST_P(ProcessTransport, KilledPeerIsNamed) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Transports, ProcessTransport,
-                         ::testing::Values("shm", "tcp"),
+                         ::testing::Values("shm", "tcp", "ib"),
                          [](const ::testing::TestParamInfo<std::string> &i) {
                            return i.param;
                          });
