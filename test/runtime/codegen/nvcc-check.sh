@@ -23,27 +23,30 @@ if [[ ! -f $root/runtime/include/collrt/device/ChannelCuda.cuh ]]; then
 fi
 rm -rf "$work" && mkdir -p "$work"
 topo=$root/test/runtime/Inputs/topologies/1x4.json
-# A few kernels: a channel range and windows (ring), geometric loops and
-# guards (recursive doubling), dependencies between channels (direct
-# reduce_scatter), per-rank peer tables (send_recv); every dialect
-# instruction appears.
+# Six kernels: a channel range and windows (ring all_reduce), geometric
+# loops and guards (recursive doubling), dependencies between channels
+# (direct reduce_scatter), per-rank peer tables (send_recv), a local copy
+# (ring all_gather); every instruction of the dialect appears, and five
+# element types.
 cat > "$work/kernels.mlir" <<'MLIR'
 coll.mesh @world shape = [4] names = ["gpu"]
 func.func @f(%a: tensor<96xbf16>, %b: tensor<96xf32>, %c: tensor<96xf16>,
-             %d: tensor<96xi32>) -> (tensor<96xbf16>, tensor<96xf32>,
-                                     tensor<24xf16>, tensor<96xi32>) {
+             %d: tensor<96xi32>, %e: tensor<96xi8>)
+    -> (tensor<96xbf16>, tensor<96xf32>, tensor<24xf16>, tensor<96xi32>,
+        tensor<384xi8>) {
   %y = coll.all_reduce %a on @world reduce = sum : tensor<96xbf16> -> tensor<96xbf16>
   %z = coll.all_reduce %b on @world reduce = max : tensor<96xf32> -> tensor<96xf32>
   %w = coll.reduce_scatter %c on @world scatter_axis = 0 reduce = min : tensor<96xf16> -> tensor<24xf16>
   coll.send %d on @world to affine_map<(r)[n] -> ((r + 1) mod n)> tag = 0 : tensor<96xi32>
   %v = coll.recv on @world from affine_map<(r)[n] -> ((r + n - 1) mod n)> tag = 0 : tensor<96xi32>
-  return %y, %z, %w, %v : tensor<96xbf16>, tensor<96xf32>, tensor<24xf16>, tensor<96xi32>
+  %g = coll.all_gather %e on @world gather_axis = 0 : tensor<96xi8> -> tensor<384xi8>
+  return %y, %z, %w, %v, %g : tensor<96xbf16>, tensor<96xf32>, tensor<24xf16>, tensor<96xi32>, tensor<384xi8>
 }
 MLIR
 echo "nvcc: $nvcc"
 # name: the collc arguments of one file of kernels.
 declare -A files=(
-  [kernels]="$work/kernels.mlir --algo all_reduce=ring,reduce_scatter=direct"
+  [kernels]="$work/kernels.mlir --algo all_reduce=ring,reduce_scatter=direct,all_gather=ring"
   # Recursive doubling (geometric loops) is the other all_reduce; --algo
   # names one algorithm per collective, hence a program of its own.
   [doubling]="--collective all_reduce --bytes 1KiB --algo recursive_doubling"
