@@ -883,7 +883,7 @@ void KernelEmitter::emitLoop(ForOp loop, Writer &w) {
   emitBody(loop.getBody(), w);
   dims.pop_back();
   if (!safe) {
-    w.line("// The next " + var + " would overflow: expansion stops here.");
+    w.line("// Expansion stops where the next " + var + " would leave int64.");
     w.line(geometric
                ? "if (" + var + " > INT64_MAX / (" + stepText + ")) break;"
                : "if (" + var + " > INT64_MAX - (" + stepText + ")) break;");

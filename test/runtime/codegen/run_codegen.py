@@ -13,7 +13,8 @@ Each round gives a plan (`--emit=plan`) and its kernels (`--emit=cuda
 one C++ translation unit into a shared library (the host emulation of
 collrt/device/Channel.h), and collc-codegen-check runs every collective of
 every plan with its kernel and checks every element against the
-collective's definition.
+collective's definition. Two hand-written schedules of the lit tests run
+too: an explicit one (1x2) and one whose loop tests before it steps (1x3).
 
 Prints the checker's PASS/FAIL lines and a summary; exits 1 on any failure,
 on a compile error (warnings are errors in generated code), or when an
@@ -32,6 +33,14 @@ TYPES = ["f32", "bf16", "f16", "f8E4M3FN", "f8E5M2", "i32", "i64", "f64",
          "i8"]
 OPS = ["sum", "avg", "prod", "min", "max"]
 REDUCING = {"all_reduce", "reduce_scatter", "reduce"}
+# Hand-written schedules of test/Lowering/SchedToCUDA/Inputs, per topology:
+# (name, file, collective, algorithm, chunks).
+EXTRAS = {
+    "1x2": [("explicit", "test/Lowering/SchedToCUDA/Inputs/explicit_all_to_all.mlir",
+             "all_to_all", "pairwise", 2)],
+    "1x3": [("guarded", "test/Lowering/SchedToCUDA/Inputs/guarded_all_gather.mlir",
+             "all_gather", "guarded", 2)],
+}
 COLLECTIVES = ["all_reduce", "all_gather", "reduce_scatter", "all_to_all",
                "all_to_all_v", "broadcast", "reduce", "scatter", "gather",
                "send_recv"]
@@ -202,6 +211,33 @@ def main():
                 if code != 0:
                     print("FAIL %s round %d: collc %s exited %d:\n%s" %
                           (topo, j, " ".join(extra[:1]), code, out))
+                    failures += 1
+                    break
+            else:
+                sources.append(base + ".cu")
+                checks.append("%s.plan.json:%s" % (base, prefix))
+        # Schedules no built-in has: an explicit one (a switch on the rank)
+        # and a loop that tests before it steps (Inputs of the lit tests).
+        for name, algo_file, collective, algorithm, chunks in EXTRAS.get(
+                topo, []):
+            ops = [(collective, TYPES[(ti + len(sources)) % len(TYPES)], "sum",
+                    0, 0)]
+            base = os.path.join(args.work, "%s-%s" % (topo, name))
+            with open(base + ".mlir", "w") as f:
+                f.write(program(ops, n, g))
+            prefix = "t%s_%s" % (topo, name)
+            common = [args.collc, base + ".mlir", "--topo",
+                      os.path.join(topo_dir, topo + ".json"), "--algo-file",
+                      os.path.join(root, algo_file), "--algo",
+                      "%s=%s" % (collective, algorithm), "--chunks",
+                      str(chunks)]
+            for extra in (["--emit=plan", "-o", base + ".plan.json"],
+                          ["--emit=cuda", "--kernel-prefix", prefix, "-o",
+                           base + ".cu"]):
+                code, out = run(common + extra, 300)
+                if code != 0:
+                    print("FAIL %s %s: collc %s exited %d:\n%s" %
+                          (topo, name, extra[0], code, out))
                     failures += 1
                     break
             else:

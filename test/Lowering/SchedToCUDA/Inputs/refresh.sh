@@ -33,6 +33,10 @@ mkdir -p "$out"
 "$collc" --collective all_to_all --bytes 64 --topo "$topo/1x2.json" \
   --algo-file "$here/explicit_all_to_all.mlir" --algo pairwise --chunks 2 \
   --emit=cuda -o "$out/pairwise-all_to_all-1x2.cu"
+# A loop whose increment could leave int64: it tests before it steps.
+"$collc" --collective all_gather --bytes 1KiB --topo "$topo/1x3.json" \
+  --algo-file "$here/guarded_all_gather.mlir" --algo guarded --chunks 2 \
+  --emit=cuda -o "$out/guarded-all_gather-1x3.cu"
 # Two send_recv collectives of one program: per-rank peer tables, two
 # kernels in one file.
 "$collc" "$here/send_recv.mlir" --topo "$topo/1x4.json" --chunks 2 \
