@@ -953,9 +953,12 @@ static int run() {
     if (!emitDot(checked, output))
       return 1;
   } else if (emitKind == EmitKind::Cuda || emitKind == EmitKind::Fatbin) {
-    std::string source = generated ? "--collective " + collectiveOption +
-                                         " --bytes " + bytesOption
-                                   : displayName;
+    std::string source = displayName;
+    if (generated) {
+      source = "--collective " + collectiveOption + " --bytes " + bytesOption;
+      if (groupOption.getNumOccurrences())
+        source += " --group " + groupOption;
+    }
     os.flush();
     if (!emitCudaKernels(checked, topologyName, source, output))
       return 1;
