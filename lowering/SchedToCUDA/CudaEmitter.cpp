@@ -227,6 +227,7 @@ struct Term {
 struct Usage {
   bool rank = false;
   std::vector<bool> symbols;
+  std::vector<bool> dims; ///< by position in the current scope
 };
 
 class ExprPrinter {
@@ -253,6 +254,9 @@ public:
       unsigned position = cast<AffineDimExpr>(expr).getPosition();
       if (position == 0)
         usage.rank = true;
+      if (usage.dims.size() <= position)
+        usage.dims.resize(position + 1, false);
+      usage.dims[position] = true;
       return dims[position].name;
     }
     case AffineExprKind::SymbolId: {
@@ -455,6 +459,8 @@ public:
     out += text;
     out += '\n';
   }
+  /// Text already indented (another Writer's output).
+  void raw(llvm::StringRef text) { out += text.str(); }
   void open(llvm::StringRef text) {
     line(text);
     ++depth;
@@ -811,13 +817,24 @@ void KernelEmitter::emitChannels(Region &region, Writer &w) {
     w.open((first ? "if (" : "} else if (") + condition + ") {");
     w.line("// " + where);
     first = false;
-    if (var) {
-      w.line("const int64_t " + *var + " = channel;");
-      dims.push_back(Dim{*var, std::nullopt, ids});
+    if (!var) {
+      emitBody(channel.getBody(), w);
+      --w.depth;
+      continue;
     }
-    emitBody(channel.getBody(), w);
-    if (var)
-      dims.pop_back();
+    // The range's variable, declared only where the body uses it.
+    size_t position = dims.size();
+    dims.push_back(Dim{*var, std::nullopt, ids});
+    if (usage.dims.size() > position)
+      usage.dims[position] = false;
+    std::string body;
+    Writer inner(body);
+    inner.depth = w.depth;
+    emitBody(channel.getBody(), inner);
+    dims.pop_back();
+    if (usage.dims.size() > position && usage.dims[position])
+      w.line("const int64_t " + *var + " = channel;");
+    w.raw(body);
     --w.depth;
   }
   if (!first)
