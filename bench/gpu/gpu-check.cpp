@@ -400,10 +400,11 @@ int handMode(const Args &a) {
 //===----------------------------------------------------------------------===//
 
 /// One rank, C channels, channel c runs `op` on chunk c (copy: input to
-/// output; reduce: input into output). Or two ranks, rank 0 channel c
-/// sends chunk c to rank 1.
+/// output; reduce: input into output). Or two ranks of C / 2 channels each
+/// (C CTAs in all), rank 0 channel c sending chunk c to rank 1.
 Program primitiveProgram(const std::string &which, uint32_t ctas) {
   if (which == "sendrecv") {
+    ctas = ctas / 2 > 0 ? ctas / 2 : 1;
     Program p = emptyProgram(Collective::SendRecv, 2, ctas, ctas);
     p.algorithm = "sendrecv";
     p.root = 0;

@@ -120,7 +120,7 @@ Status LaunchLayout::create(const PlanCollective &collective, size_t index,
       c ? headerBytes(c) + c * round16(uint64_t(t) * e) : uint64_t(16);
   uint64_t ll = 0;
   if (options.llBytes && c)
-    ll = 2 * (headerBytes(c) + options.llBytes + 16 * c);
+    ll = 2 * round16(headerBytes(c) + options.llBytes + 16 * c);
   if (capacity > std::numeric_limits<uint32_t>::max() ||
       ll > std::numeric_limits<uint32_t>::max())
     return Status(ErrorCode::InvalidArgument,

@@ -447,6 +447,36 @@ private:
     int64_t n = 0;
   };
 
+  /// Packs i, i + nt, ... of a run, U at a time, while U remain.
+  template <int U>
+  COLLRT_DEVICE void packLoop(const char *a, const char *b, char *d, char *o,
+                              int64_t packs, int64_t nt, int64_t *at) const {
+    int64_t i = *at;
+    for (; i + (U - 1) * nt < packs; i += U * nt) {
+      Pack16 v[U];
+      COLLRT_UNROLL
+      for (int u = 0; u < U; ++u)
+        v[u] = B::load16(a + 16 * (i + u * nt));
+      if (b) {
+        Pack16 w[U];
+        COLLRT_UNROLL
+        for (int u = 0; u < U; ++u)
+          w[u] = B::load16(b + 16 * (i + u * nt));
+        COLLRT_UNROLL
+        for (int u = 0; u < U; ++u)
+          v[u] = combinePack(v[u], w[u]);
+      }
+      COLLRT_UNROLL
+      for (int u = 0; u < U; ++u) {
+        if (d)
+          B::store16(d + 16 * (i + u * nt), v[u]);
+        if (o)
+          B::store16(o + 16 * (i + u * nt), v[u]);
+      }
+    }
+    *at = i;
+  }
+
   COLLRT_DEVICE_CALL bool moveRun(const Run &r, bool aMsg, const Port &in,
                                   bool outUsed, const Port &out) const {
     int64_t bytes = r.n * kE;
@@ -459,27 +489,14 @@ private:
         reinterpret_cast<uintptr_t>(a) | reinterpret_cast<uintptr_t>(r.b) |
         reinterpret_cast<uintptr_t>(r.d) | reinterpret_cast<uintptr_t>(o);
     if (a && (!outUsed || o) && (bits & 15) == 0) {
-      // Every operand 16-byte aligned: whole packs, 4 in flight a thread.
+      // Every operand 16-byte aligned: whole packs, 8 loads in flight a
+      // thread (8 packs of a copy, 4 of each operand of a combine).
       int64_t packs = bytes / 16, nt = B::nthreads();
       int64_t i = B::tid();
-      for (; i + 3 * nt < packs; i += 4 * nt) {
-        Pack16 v[4];
-        COLLRT_UNROLL
-        for (int u = 0; u < 4; ++u)
-          v[u] = B::load16(a + 16 * (i + u * nt));
-        if (r.b) {
-          COLLRT_UNROLL
-          for (int u = 0; u < 4; ++u)
-            v[u] = combinePack(v[u], B::load16(r.b + 16 * (i + u * nt)));
-        }
-        COLLRT_UNROLL
-        for (int u = 0; u < 4; ++u) {
-          if (r.d)
-            B::store16(r.d + 16 * (i + u * nt), v[u]);
-          if (o)
-            B::store16(o + 16 * (i + u * nt), v[u]);
-        }
-      }
+      if (r.b)
+        packLoop<4>(a, r.b, r.d, o, packs, nt, &i);
+      else
+        packLoop<8>(a, nullptr, r.d, o, packs, nt, &i);
       for (; i < packs; i += nt) {
         Pack16 v = B::load16(a + 16 * i);
         if (r.b)
