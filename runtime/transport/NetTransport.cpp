@@ -129,7 +129,7 @@ MappedBuffer &MappedBuffer::operator=(MappedBuffer &&other) noexcept {
 
 Status MappedBuffer::allocate(size_t bytes, const std::string &what) {
   void *p = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE,
-                   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (p == MAP_FAILED)
     return net::sysError(ErrorCode::SystemError,
                          what + ": mapping " + std::to_string(bytes) +
