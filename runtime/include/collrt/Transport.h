@@ -131,10 +131,10 @@ class Bootstrap;
 Status createShmTransport(Bootstrap &bootstrap,
                           std::unique_ptr<Transport> *transport);
 
-/// Processes anywhere: one TCP connection per peer pair (both directions,
-/// every channel), messages framed with their channel and size, a proxy
-/// thread per transport doing the socket I/O; addresses are exchanged
-/// through `bootstrap` at the first connect. `interface` picks the local
+/// Processes anywhere: the net transport protocol (runtime/net/Net.h's
+/// interface, credits, a proxy thread doing all I/O) over TCP sockets, one
+/// connection each way per peer pair carrying every channel; addresses are
+/// exchanged through `bootstrap` at connect. `interface` picks the local
 /// address to listen on: "" = the address the bootstrap reached the master
 /// from, else a network interface's name ("eth0") or an address or host
 /// name (docs/transports.md).
