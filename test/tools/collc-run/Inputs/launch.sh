@@ -6,7 +6,7 @@
 # COLLC_WORLD_SIZE, COLLC_LOCAL_RANK, COLLC_MASTER_ADDR=127.0.0.1 and a free
 # COLLC_MASTER_PORT). Rank 0's stdout goes to stdout; every rank's stderr to
 # stderr, each line prefixed "[rank R] ". With --kill, rank RANK is killed
-# (SIGKILL) after SECONDS. Prints "exit codes: C0 C1 ..." (137 for a killed
+# (SIGKILL) SECONDS after the world is up (rank 0 printed its header). Prints "exit codes: C0 C1 ..." (137 for a killed
 # rank) and exits 1 when any rank exited non-zero, else 0.
 set -u
 kill_rank=-1
@@ -28,6 +28,12 @@ for ((r = 0; r < n; r++)); do
   pids+=($!)
 done
 if [ "$kill_rank" -ge 0 ]; then
+  # Once the world is up (rank 0 prints its header after the rendezvous),
+  # SECONDS more.
+  for ((i = 0; i < 600; i++)); do
+    [ -s "$dir/out.0" ] && break
+    sleep 0.1
+  done
   sleep "$kill_after"
   kill -KILL "${pids[$kill_rank]}" 2>/dev/null
 fi
