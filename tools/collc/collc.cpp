@@ -311,7 +311,12 @@ static void printStages(const std::vector<collc::CheckedCollective> &checked,
      << "  schedule verification (sched-verify)   done: " << verified << " of "
      << lowered << " schedules verified\n"
      << "  simulation, algorithm selection        done\n"
-     << "  plan / CUDA emission, running          not implemented yet\n";
+     << "  plan, CUDA emission                    --emit=plan, --emit=cuda, "
+        "--emit=fatbin\n"
+     << "  running on the CPU                     --run, or collc-run on the "
+        "plan\n"
+     << "  running on GPUs                        not yet: the CUDA executor "
+        "has not run on a GPU\n";
 }
 
 /// Adds each collective's algorithm, chunk count, verification result and
@@ -944,8 +949,9 @@ static int run() {
     printNotLowered(checked, os);
     if (single)
       printBaselines(single->rows.front(), generated->spec, os);
-    os << "not implemented yet: plan and CUDA emission, running the "
-          "schedules\n";
+    if (!runOption)
+      os << "not run: --run runs the plan on the CPU executor; running on "
+            "GPUs is not done yet (the CUDA executor has not run on a GPU)\n";
   } else if (emitKind == EmitKind::Volumes) {
     printVolumes(checked, *topology, os);
   } else if (emitKind == EmitKind::Dot) {
