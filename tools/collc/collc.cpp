@@ -485,9 +485,11 @@ static bool emitPlan(const std::vector<collc::CheckedCollective> &checked,
 /// --run: builds the plan of every collective and runs it on the CPU
 /// executor, printing a line per collective; false on any failure.
 static bool runCompiled(const std::vector<collc::CheckedCollective> &checked,
-                        const std::string &topologyName) {
+                        const std::string &topologyName,
+                        const std::string &generatedBy) {
   collc::PlanBuildOptions options;
   options.topology = topologyName;
+  options.generatedBy = generatedBy;
   options.connectionSlots = sched::VerifyOptions().connectionSlots;
   // An all_to_all_v whose counts come at run time has no plan: it is left
   // out, and said so (every other collective still runs).
@@ -506,6 +508,11 @@ static bool runCompiled(const std::vector<collc::CheckedCollective> &checked,
       continue;
     }
     runnable.push_back(c);
+  }
+  if (runnable.empty() && !skipped.empty()) {
+    llvm::outs() << skipped;
+    llvm::errs() << "collc: error: --run: no collective can run (above)\n";
+    return false;
   }
   collrt::Plan plan;
   std::vector<std::string> errors;
@@ -1002,8 +1009,16 @@ static int run() {
     return 1;
   if (outputFilename == "-")
     llvm::outs() << output;
-  if (runOption)
-    return runCompiled(checked, topologyName) ? 0 : 1;
+  if (runOption) {
+    std::string generatedBy;
+    if (generated) {
+      generatedBy =
+          "--collective " + collectiveOption + " --bytes " + bytesOption;
+      if (groupOption.getNumOccurrences())
+        generatedBy += " --group " + groupOption;
+    }
+    return runCompiled(checked, topologyName, generatedBy) ? 0 : 1;
+  }
   return 0;
 }
 
