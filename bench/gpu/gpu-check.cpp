@@ -19,6 +19,9 @@
 //     CTAs, and cuMemcpyDtoDAsync: bytes read + written per second, and the
 //     payload per second per CTA.
 //
+//   gpu-check probe [--device D]
+//     Prints the GPU (name, SMs, architecture), or why there is none.
+//
 //   gpu-check hand HANDKERNELS.fatbin [--ranks N]
 //     The hand-written kernels of test/runtime/device/cuda/HandKernels.cu
 //     (ring all-reduce for every element type and reduction, direct
@@ -54,7 +57,8 @@ namespace {
                "[--timeout S] [--no-check] [--kernel NAME] [--device D]\n"
                "       gpu-check primitives PRIMITIVES.fatbin [--ctas "
                "16,32,132] [--bytes B] [--iters N]\n"
-               "       gpu-check hand HANDKERNELS.fatbin [--ranks N]\n",
+               "       gpu-check hand HANDKERNELS.fatbin [--ranks N]\n"
+               "       gpu-check probe [--device D]\n",
                why);
   std::exit(2);
 }
@@ -549,8 +553,29 @@ int primitivesMode(const Args &a) {
 
 int main(int argc, char **argv) {
   Args a = parse(argc, argv);
-  if (a.mode != "plan" && a.mode != "primitives" && a.mode != "hand")
+  if (a.mode != "plan" && a.mode != "primitives" && a.mode != "hand" &&
+      a.mode != "probe")
     usage(("unknown mode '" + a.mode + "'").c_str());
+  if (a.mode == "probe") {
+    // Whether there is a usable GPU: its name and size, or why not.
+    const CudaDriver *d = nullptr;
+    if (Status s = loadCudaDriver(a.run.device, &d); !s.ok()) {
+      std::fprintf(stderr, "gpu-check: %s\n", s.toString().c_str());
+      return s.code() == ErrorCode::Unsupported ? 3 : 1;
+    }
+    cu::Device device = 0;
+    char name[256] = "?";
+    int sms = 0, major = 0, minor = 0, version = 0;
+    d->cuDeviceGet(&device, a.run.device);
+    d->cuDeviceGetName(name, sizeof name, device);
+    d->cuDeviceGetAttribute(&sms, cu::kAttrMultiprocessorCount, device);
+    d->cuDeviceGetAttribute(&major, cu::kAttrComputeCapabilityMajor, device);
+    d->cuDeviceGetAttribute(&minor, cu::kAttrComputeCapabilityMinor, device);
+    d->cuDriverGetVersion(&version);
+    std::printf("CUDA device %d: %s, %d SMs, sm_%d%d, driver %d\n",
+                a.run.device, name, sms, major, minor, version);
+    return 0;
+  }
   size_t files = a.mode == "plan" ? 2 : 1;
   if (a.positional.size() != files)
     usage(a.mode == "plan"         ? "plan needs PLAN.json and KERNELS.fatbin"

@@ -132,11 +132,13 @@ export -f compile_all
 step kernels 150 150 compile_all || { echo "run.sh: compiling kernels failed (logs/kernels.log)"; failed=1; }
 
 # No GPU: stop here, saying so.
-"$CHECK" hand "$OUT/kernels/hand.fatbin" --ranks 2 > /dev/null 2> "$OUT/logs/gpu.log"
-if [ $? = 3 ]; then
-  echo "run.sh: $(cat "$OUT/logs/gpu.log"); stopping after the build and the kernel compiles"
-  exit 3
-fi
+"$CHECK" probe > "$OUT/logs/gpu.log" 2>&1
+case $? in
+  0) cat "$OUT/logs/gpu.log" | tee -a "$OUT/environment.txt" ;;
+  3) echo "run.sh: $(cat "$OUT/logs/gpu.log"); stopping after the build and the kernel compiles"
+     exit 3 ;;
+  *) echo "run.sh: $(cat "$OUT/logs/gpu.log")"; exit 1 ;;
+esac
 
 # 3. Checks.
 step hand 45 120 "$CHECK" hand "$OUT/kernels/hand.fatbin" --ranks 8 || failed=1

@@ -19,7 +19,7 @@ expect 2 "unknown option --frobnicate" plan "$plan" k.fatbin --frobnicate
 expect 2 "--graph takes auto, yes or no" plan "$plan" k.fatbin --graph maybe
 expect 2 "--index 4 is out of range: the plan has 1 collective(s)" plan "$plan" k.fatbin --index 4
 expect 1 "cannot open plan 'missing.json'" plan missing.json k.fatbin
-out=$("$check" hand /nonexistent.fatbin 2>&1); got=$?
+out=$("$check" probe 2>&1); got=$?
 if [ "$got" = 3 ]; then
   printf '%s\n' "$out" | grep -q "gpu-check: unsupported: no" || {
     echo "FAIL: no-GPU message: $out"; fail=1; }
