@@ -27,3 +27,7 @@ llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 # (test/tools/collc-run/mpirun.test).
 if shutil.which("mpirun"):
     config.available_features.add("mpirun")
+
+# An RDMA device on this host (test/tools/collc-run/ib.test expects none).
+if os.path.isdir("/sys/class/infiniband") and os.listdir("/sys/class/infiniband"):
+    config.available_features.add("rdma")

@@ -63,6 +63,9 @@ int32_t TransportCommunicator::worldSize() const {
 const char *TransportCommunicator::transportName() const {
   return transport_->name();
 }
+std::string TransportCommunicator::describeTransport() const {
+  return transport_->describe();
+}
 
 void TransportCommunicator::abort(const std::string &reason) {
   transport_->abort(reason);

@@ -2,8 +2,8 @@
 //
 // createFromEnvironment: the launcher's environment (Bootstrap.h's
 // detectLaunch), the TCP rendezvous, then the transport CommOptions names:
-// shm, tcp, or auto (shm when every rank reported the same host, tcp
-// otherwise).
+// shm, tcp, ib, or auto (shm when every rank reported the same host, tcp
+// otherwise; never ib, which must be asked for).
 //
 //===----------------------------------------------------------------------===//
 #include "runtime/exec/TransportCommunicator.h"
@@ -14,11 +14,12 @@
 
 namespace collrt {
 
-/// "shm" or "tcp" for CommOptions::transport (after "auto" is resolved);
-/// InvalidArgument naming the valid names for anything else.
+/// "shm", "tcp" or "ib" for CommOptions::transport (after "auto" is
+/// resolved); InvalidArgument naming the valid names for anything else.
+/// "auto" never chooses ib: RDMA is used only when asked for.
 static Status chooseTransport(const std::string &requested,
                               const Bootstrap *bootstrap, std::string *kind) {
-  if (requested == "shm" || requested == "tcp") {
+  if (requested == "shm" || requested == "tcp" || requested == "ib") {
     *kind = requested;
     return Status::success();
   }
@@ -26,7 +27,7 @@ static Status chooseTransport(const std::string &requested,
     return Status(ErrorCode::InvalidArgument,
                   "CommOptions::transport = \"" + requested +
                       "\" is not a transport; the valid ones are \"auto\", "
-                      "\"shm\" and \"tcp\"");
+                      "\"shm\", \"tcp\" and \"ib\"");
   if (!bootstrap)
     return Status::success();
   const std::vector<std::string> &hosts = bootstrap->hosts();
@@ -35,6 +36,39 @@ static Status chooseTransport(const std::string &requested,
     oneHost = oneHost && host == hosts.front();
   *kind = oneHost ? "shm" : "tcp";
   return Status::success();
+}
+
+/// The ib options apply to the ib transport only: set with another one
+/// they would be ignored, so they are refused.
+static Status checkIbOptions(const CommOptions &options) {
+  if (options.topologyRank < -1)
+    return Status(
+        ErrorCode::InvalidArgument,
+        "CommOptions::topologyRank = " + std::to_string(options.topologyRank) +
+            " must be a rank of the topology, or -1 for the world "
+            "rank");
+  if (options.topologyRank != -1 && options.topologyFile.empty())
+    return Status(
+        ErrorCode::InvalidArgument,
+        "CommOptions::topologyRank = " + std::to_string(options.topologyRank) +
+            " is a rank of CommOptions::topologyFile, which is not "
+            "set");
+  if (options.transport == "ib")
+    return Status::success();
+  const char *given = !options.ibDevice.empty()       ? "ibDevice"
+                      : !options.topologyFile.empty() ? "topologyFile"
+                      : options.topologyRank != -1    ? "topologyRank"
+                                                      : nullptr;
+  if (!given)
+    return Status::success();
+  return Status(ErrorCode::InvalidArgument,
+                std::string("CommOptions::") + given +
+                    " applies to the ib transport only, and "
+                    "CommOptions::transport is \"" +
+                    options.transport + "\"" +
+                    (options.transport == "auto"
+                         ? " (which never chooses ib): set transport = \"ib\""
+                         : ""));
 }
 
 Status
@@ -46,6 +80,8 @@ Communicator::createFromEnvironment(const CommOptions &options,
   std::string kind;
   // The name first: a typo is reported before any rendezvous.
   if (Status s = chooseTransport(options.transport, nullptr, &kind); !s.ok())
+    return s;
+  if (Status s = checkIbOptions(options); !s.ok())
     return s;
 
   LaunchInfo info;
@@ -63,9 +99,19 @@ Communicator::createFromEnvironment(const CommOptions &options,
     return s;
 
   std::unique_ptr<Transport> transport;
-  Status s = kind == "shm" ? createShmTransport(*bootstrap, &transport)
-                           : createTcpTransport(*bootstrap, options.interface,
-                                                &transport);
+  Status s;
+  if (kind == "shm") {
+    s = createShmTransport(*bootstrap, &transport);
+  } else if (kind == "tcp") {
+    s = createTcpTransport(*bootstrap, options.interface, &transport);
+  } else {
+    IbTransportOptions ib;
+    ib.device = options.ibDevice;
+    ib.topologyFile = options.topologyFile;
+    ib.topologyRank = options.topologyRank;
+    ib.interface = options.interface;
+    s = createIbTransport(*bootstrap, ib, &transport);
+  }
   if (!s.ok()) {
     // The others are waiting in the same call: tell them why.
     bootstrap->announceFailure(s.message());

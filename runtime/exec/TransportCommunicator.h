@@ -2,7 +2,7 @@
 //-*-===//
 //
 // The one implementation of collrt.h's Communicator: a rank's transport
-// (in-process, shm or tcp), the bootstrap it was set up with (multi-process
+// (in-process, shm, tcp or ib), the bootstrap it was set up with (multi-process
 // worlds), and the executor's state kept between runs.
 //
 //===----------------------------------------------------------------------===//
@@ -34,6 +34,7 @@ public:
   int32_t rank() const override;
   int32_t worldSize() const override;
   const char *transportName() const override;
+  std::string describeTransport() const override;
   Status run(const Plan &plan, size_t index, const void *sendbuf, void *recvbuf,
              int64_t count, DataType dtype, ReduceOp op) override;
   void abort(const std::string &reason) override;

@@ -132,7 +132,8 @@ Status chooseNic(const std::vector<NetDeviceInfo> &devices,
                       ") where the node has " + std::to_string(a.nicsInNode) +
                       " NICs, so the NIC cannot be matched by position: name "
                       "the topology's NICs after the RDMA devices, or name "
-                      "the device (IbTransportOptions::device)");
+                      "the device (collc-run --ib-device, "
+                      "CommOptions::ibDevice, IbTransportOptions::device)");
   }
   size_t index =
       static_cast<size_t>(localRank < 0 ? 0 : localRank) % devices.size();

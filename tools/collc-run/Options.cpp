@@ -5,6 +5,7 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
+#include <utility>
 
 namespace collcrun {
 
@@ -157,9 +158,17 @@ and prints a row per size as nccl-tests does (docs/collc-run.md).
   --timeout SECONDS     the watchdog: a run (or the set-up) that takes longer
                         fails with a report of what every channel waits for
                         (default 60)
-  --transport auto|shm|tcp
-                        between processes: shared memory (one host), TCP, or
-                        auto (shm when every rank is on one host; default)
+  --transport auto|shm|tcp|ib
+                        between processes: shared memory (one host), TCP,
+                        RDMA over ibverbs, or auto (shm when every rank is on
+                        one host, else tcp; never ib; default)
+  --ib-device NAME      ib: the RDMA device (mlx5_0) or device and port
+                        (mlx5_0:1) of every rank; default: by --topology's
+                        GPU-NIC affinity, else the local rank modulo the
+                        active ports
+  --topology FILE       ib: a topology file (collc --topo) whose GPU-NIC
+                        affinity picks each rank's NIC (the rank's GPU is
+                        its world rank)
   --slot-bytes N        the largest message a connection slot holds; chunks
                         are cut into tiles that fit (default 1MiB)
   --help                this text
@@ -242,12 +251,20 @@ bool parseOptions(int argc, char **argv, Options *o, std::string *error) {
     } else if (name == "--transport") {
       if (!value(i, name, &v))
         return false;
-      if (v != "auto" && v != "shm" && v != "tcp") {
-        *error = "--transport '" + v + "' must be auto, shm or tcp";
+      if (v != "auto" && v != "shm" && v != "tcp" && v != "ib") {
+        *error = "--transport '" + v + "' must be auto, shm, tcp or ib";
         return false;
       }
       o->transport = v;
       o->transportGiven = true;
+    } else if (name == "--ib-device" || name == "--topology") {
+      if (!value(i, name, &v))
+        return false;
+      if (v.empty()) {
+        *error = name + " needs a non-empty value";
+        return false;
+      }
+      (name == "--ib-device" ? o->ibDevice : o->topologyFile) = v;
     } else if (name == "--slot-bytes") {
       if (!value(i, name, &v))
         return false;
@@ -278,6 +295,15 @@ bool parseOptions(int argc, char **argv, Options *o, std::string *error) {
              "as threads of one process over the in-process transport";
     return false;
   }
+  for (const auto &[option, given] :
+       {std::make_pair("--ib-device", !o->ibDevice.empty()),
+        std::make_pair("--topology", !o->topologyFile.empty())})
+    if (given && o->transport != "ib") {
+      *error = std::string(option) +
+               " chooses the ib transport's NIC; it needs --transport ib "
+               "(auto never chooses ib)";
+      return false;
+    }
   return true;
 }
 

@@ -28,6 +28,10 @@ struct Options {
   double timeoutSeconds = 60;
   std::string transport = "auto";
   bool transportGiven = false;
+  /// --ib-device and --topology (the ib transport's NIC choice; "" = not
+  /// given).
+  std::string ibDevice;
+  std::string topologyFile;
   size_t slotBytes = size_t(1) << 20;
   bool help = false;
 };

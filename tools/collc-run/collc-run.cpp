@@ -229,6 +229,8 @@ int runProcess(const Options &o, const collrt::Plan &plan,
                 "rank " + std::to_string(launch.rank) + ": " + error);
   collrt::CommOptions comm;
   comm.transport = o.transport;
+  comm.ibDevice = o.ibDevice;
+  comm.topologyFile = o.topologyFile;
   comm.timeoutSeconds = o.timeoutSeconds;
   comm.slotBytes = o.slotBytes;
   std::unique_ptr<collrt::Communicator> communicator;
@@ -236,6 +238,10 @@ int runProcess(const Options &o, const collrt::Plan &plan,
   if (!s.ok())
     return fail(kExitFailed,
                 "rank " + std::to_string(launch.rank) + ": " + s.toString());
+  // Every rank says what its transport uses (for ib: which NIC and why),
+  // on its own stderr.
+  std::fprintf(stderr, "collc-run: rank %d transport: %s\n",
+               communicator->rank(), communicator->describeTransport().c_str());
   std::unique_ptr<ReportExchange> exchange;
   s = createCommunicatorExchange(*communicator, &exchange);
   if (!s.ok())

@@ -35,12 +35,25 @@
 namespace collrt {
 
 struct CommOptions {
-  /// "shm", "tcp", or "auto": shm when every rank is on one host, tcp
-  /// otherwise (collc-run prints which). Ignored for in-process groups.
+  /// "shm", "tcp", "ib", or "auto": shm when every rank is on one host, tcp
+  /// otherwise (collc-run prints which; auto never picks ib, which must be
+  /// asked for). Ignored for in-process groups.
   std::string transport = "auto";
-  /// For tcp: the local address to listen on ("" = the one that reached
-  /// the master).
+  /// For tcp: the local address to listen on; for ib: where the connection
+  /// set-up socket listens ("" = the address that reached the master).
   std::string interface;
+  /// ib only (IbTransportOptions::device): the RDMA device ("mlx5_0") or
+  /// device and port ("mlx5_0:1"); "" = chosen by the GPU-NIC affinity of
+  /// `topologyFile` when given, else the local rank modulo the host's
+  /// active ports. Set with another transport, it is an InvalidArgument.
+  std::string ibDevice;
+  /// ib only (IbTransportOptions::topologyFile): a topology JSON file
+  /// (docs/topology.md) whose GPU-NIC affinity picks this rank's NIC; "" =
+  /// none.
+  std::string topologyFile;
+  /// ib only, with `topologyFile` (IbTransportOptions::topologyRank): this
+  /// rank's GPU in the topology; -1 = the world rank.
+  int32_t topologyRank = -1;
   /// The watchdog: a collective (or the connection set-up) that does not
   /// finish within this many seconds fails with a report of what every
   /// channel waits for.
@@ -74,8 +87,13 @@ public:
 
   virtual int32_t rank() const = 0;
   virtual int32_t worldSize() const = 0;
-  /// "in-process", "shm", "tcp".
+  /// "in-process", "shm", "tcp", "ib".
   virtual const char *transportName() const = 0;
+  /// One line for a person saying what this rank's transport uses
+  /// (Transport::describe(): tcp its interface and address, ib its RDMA
+  /// device, port, NUMA node and why that NIC); the transport's name where
+  /// it has nothing more to say.
+  virtual std::string describeTransport() const { return transportName(); }
 
   /// Runs collective `index` of `plan` on this rank's buffers: `sendbuf`
   /// holds `count` elements (the input buffer; for all_to_all_v the plan's

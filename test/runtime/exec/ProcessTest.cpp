@@ -26,6 +26,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <functional>
 #include <thread>
 
@@ -145,6 +146,11 @@ void runOverTransport(const std::string &transport, const char *expectedName) {
       return fail(comm->rank(), std::string("transport ") +
                                     comm->transportName() + ", expected " +
                                     expectedName);
+    // describe() starts with the transport's name ("tcp: rank 0 listens
+    // on ...").
+    if (comm->describeTransport().rfind(expectedName, 0) != 0)
+      return fail(comm->rank(),
+                  "describeTransport() is '" + comm->describeTransport() + "'");
     for (const Plan *plan : {&ring, &a2a, &ring, &staged})
       if (int code = runRank(*comm, *plan, 5000 + 7); code != 0)
         return code;
@@ -236,6 +242,46 @@ TEST(ProcessTest, AKilledRankIsAPeerFailure) {
   EXPECT_EQ(codes[2], 128); // killed by its signal
 }
 
+bool hostHasRdmaDevice() {
+  std::error_code ignored;
+  return std::filesystem::is_directory("/sys/class/infiniband", ignored) &&
+         !std::filesystem::is_empty("/sys/class/infiniband", ignored);
+}
+
+// transport = "ib" is never replaced by another transport: where the host
+// has no RDMA device, every rank fails with Unsupported naming tcp; where
+// it has one, the ranks run over it and describe the NIC.
+TEST(ProcessTest, IbRunsOrSaysWhyNot) {
+  const int32_t n = 2;
+  Plan ring = makePlan(ringAllReduce(n, 2, 2), DataType::F32, ReduceOp::Sum);
+  std::vector<int> codes = runProcesses(n, 60, [&](int32_t rank) {
+    CommOptions options;
+    options.transport = "ib";
+    options.timeoutSeconds = 20;
+    std::unique_ptr<Communicator> comm;
+    Status s = Communicator::createFromEnvironment(options, &comm);
+    if (!s.ok()) {
+      if (s.code() == ErrorCode::Unsupported &&
+          s.message().find("the ib transport: ib transport, rank " +
+                           std::to_string(rank)) != std::string::npos &&
+          s.message().find("run with --transport tcp") != std::string::npos)
+        return 4;
+      return fail(rank, s.toString());
+    }
+    if (std::string(comm->transportName()) != "ib" ||
+        comm->describeTransport().rfind("ib: rank " + std::to_string(rank), 0))
+      return fail(rank, "ib transport described as '" +
+                            comm->describeTransport() + "'");
+    if (int code = runRank(*comm, ring, 1000); code != 0)
+      return code;
+    Status closed = comm->finalize();
+    return closed.ok() ? 0 : fail(rank, closed.toString());
+  });
+  int expected = hostHasRdmaDevice() ? 0 : 4;
+  for (int32_t r = 0; r < n; ++r)
+    EXPECT_EQ(codes[size_t(r)], expected) << "rank " << r;
+}
+
 TEST(ProcessTest, UnknownTransportName) {
   CommOptions options;
   options.transport = "infiniband";
@@ -243,8 +289,44 @@ TEST(ProcessTest, UnknownTransportName) {
   Status s = Communicator::createFromEnvironment(options, &comm);
   EXPECT_EQ(s.code(), ErrorCode::InvalidArgument);
   EXPECT_EQ(s.message(), "CommOptions::transport = \"infiniband\" is not a "
-                         "transport; the valid ones are \"auto\", \"shm\" and "
+                         "transport; the valid ones are \"auto\", \"shm\", "
+                         "\"tcp\" and \"ib\"");
+  EXPECT_EQ(comm, nullptr);
+}
+
+// The ib options with another transport would be ignored: refused before
+// any rendezvous (no launcher variables are needed to see it).
+TEST(ProcessTest, IbOptionsNeedTheIbTransport) {
+  std::unique_ptr<Communicator> comm;
+  CommOptions device;
+  device.ibDevice = "mlx5_0";
+  Status s = Communicator::createFromEnvironment(device, &comm);
+  EXPECT_EQ(s.code(), ErrorCode::InvalidArgument);
+  EXPECT_EQ(s.message(),
+            "CommOptions::ibDevice applies to the ib transport only, and "
+            "CommOptions::transport is \"auto\" (which never chooses ib): "
+            "set transport = \"ib\"");
+  CommOptions topology;
+  topology.transport = "tcp";
+  topology.topologyFile = "dgx8x8.json";
+  s = Communicator::createFromEnvironment(topology, &comm);
+  EXPECT_EQ(s.code(), ErrorCode::InvalidArgument);
+  EXPECT_EQ(s.message(), "CommOptions::topologyFile applies to the ib "
+                         "transport only, and CommOptions::transport is "
                          "\"tcp\"");
+  CommOptions rank;
+  rank.transport = "ib";
+  rank.topologyRank = 3;
+  s = Communicator::createFromEnvironment(rank, &comm);
+  EXPECT_EQ(s.code(), ErrorCode::InvalidArgument);
+  EXPECT_EQ(s.message(), "CommOptions::topologyRank = 3 is a rank of "
+                         "CommOptions::topologyFile, which is not set");
+  rank.topologyFile = "dgx8x8.json";
+  rank.topologyRank = -2;
+  s = Communicator::createFromEnvironment(rank, &comm);
+  EXPECT_EQ(s.code(), ErrorCode::InvalidArgument);
+  EXPECT_EQ(s.message(), "CommOptions::topologyRank = -2 must be a rank of "
+                         "the topology, or -1 for the world rank");
   EXPECT_EQ(comm, nullptr);
 }
 

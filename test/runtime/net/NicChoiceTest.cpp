@@ -143,7 +143,9 @@ TEST(NicChoice, UnmatchableNicIsAnErrorThatSaysWhatToDo) {
                              "mlx5_3:1) where the node has 8 NICs"),
             std::string::npos)
       << s.message();
-  EXPECT_NE(s.message().find("name the device (IbTransportOptions::device)"),
+  EXPECT_NE(s.message().find("name the device (collc-run --ib-device, "
+                             "CommOptions::ibDevice, "
+                             "IbTransportOptions::device)"),
             std::string::npos)
       << s.message();
 }
