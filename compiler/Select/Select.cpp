@@ -93,9 +93,8 @@ static std::string whyText(const SelectionRecord &record) {
       llvm::formatv("fastest of {0} simulated candidates", record.tried.size())
           .str();
   if (record.pruned)
-    why +=
-        llvm::formatv(", {0} more ruled out by a lower bound", record.pruned)
-            .str();
+    why += llvm::formatv(", {0} more ruled out by a lower bound", record.pruned)
+               .str();
   return why;
 }
 

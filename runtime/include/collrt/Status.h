@@ -67,9 +67,8 @@ public:
   using Clock = std::chrono::steady_clock;
   explicit Deadline(Clock::time_point at) : at_(at) {}
   static Deadline after(double seconds) {
-    return Deadline(Clock::now() +
-                    std::chrono::duration_cast<Clock::duration>(
-                        std::chrono::duration<double>(seconds)));
+    return Deadline(Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                                       std::chrono::duration<double>(seconds)));
   }
   bool expired() const { return Clock::now() >= at_; }
   Clock::time_point at() const { return at_; }

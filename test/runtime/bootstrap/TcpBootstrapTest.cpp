@@ -15,6 +15,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <functional>
 #include <thread>
 #include <vector>
@@ -185,10 +186,20 @@ TEST(TcpBootstrap, StrayConnectionsAreDropped) {
   std::vector<std::unique_ptr<Bootstrap>> world(3);
   std::vector<Status> results(3);
   int stray = -1;
+  // Rank 1 starts only once the stray is connected, so the stray always
+  // arrives while rank 0 still listens (on a loaded machine the two real
+  // ranks could otherwise finish before the stray connects).
+  std::atomic<bool> strayTried{false};
   runRanks(3, [&](int32_t r) {
     if (r == 2) {
       stray = strayConnection(port, "GET / HTTP/1.0\r\n\r\n");
+      strayTried = true;
       return;
+    }
+    if (r == 1) {
+      Deadline until = Deadline::after(kSeconds);
+      while (!strayTried && !until.expired())
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
     }
     results[r] = createTcpBootstrap(launchInfo(r, 2, port),
                                     Deadline::after(kSeconds), &world[r]);

@@ -1,6 +1,6 @@
 //===- TypesTest.cpp - element type and reduction names -------------------===//
-#include "collrt/Status.h"
 #include "collrt/Types.h"
+#include "collrt/Status.h"
 
 #include <gtest/gtest.h>
 
