@@ -5,10 +5,16 @@
 #include "runtime/check/Reference.h"
 #include "runtime/check/TestData.h"
 
+#include <sys/mman.h>
+
 #include <algorithm>
 #include <chrono>
+#include <condition_variable>
 #include <cstdio>
+#include <cstdlib>
+#include <memory>
 #include <mutex>
+#include <new>
 #include <thread>
 #include <vector>
 
@@ -41,6 +47,68 @@ struct RankOutcome {
   int64_t inputBytes = 0;
 };
 
+/// One rank's input and output buffers, kept across the plan's
+/// collectives (the largest asked so far) and never zeroed: TestData fills
+/// every input element and the poison covers every output element before a
+/// run. Fresh buffers for each collective would cost a page fault per 4 KiB
+/// each time (64 ranks x 64 MiB for moe_layer's all_to_all_v); large ones
+/// are asked for in transparent huge pages (a hint: where the kernel has
+/// none, they are ordinary pages).
+struct RankBuffers {
+  struct Free {
+    void operator()(uint8_t *p) const { std::free(p); }
+  };
+  using Buffer = std::unique_ptr<uint8_t[], Free>;
+  Buffer input, output;
+  size_t inputBytes = 0, outputBytes = 0;
+
+  void reserve(size_t in, size_t out) {
+    grow(input, inputBytes, in);
+    grow(output, outputBytes, out);
+  }
+
+private:
+  static void grow(Buffer &buffer, size_t &bytes, size_t want) {
+    if (want <= bytes && buffer)
+      return;
+    buffer.reset(); // the old one first: never both at once
+    bytes = 0;
+    constexpr size_t kHugePage = size_t(2) << 20;
+    size_t alignment = want >= kHugePage ? kHugePage : 64;
+    size_t rounded =
+        (std::max<size_t>(want, 1) + alignment - 1) / alignment * alignment;
+    buffer.reset(
+        static_cast<uint8_t *>(std::aligned_alloc(alignment, rounded)));
+    if (!buffer)
+      throw std::bad_alloc();
+#ifdef MADV_HUGEPAGE
+    if (alignment == kHugePage)
+      (void)::madvise(buffer.get(), rounded, MADV_HUGEPAGE);
+#endif
+    bytes = want;
+  }
+};
+
+/// Where every rank's thread waits until all of them prepared their
+/// buffers, so that a collective's time is the collective's, not the
+/// others' filling (64 ranks share the machine's cores).
+class StartLine {
+public:
+  explicit StartLine(size_t ranks) : waiting_(ranks) {}
+  void arriveAndWait() {
+    std::unique_lock<std::mutex> lock(mutex_);
+    if (--waiting_ == 0)
+      ready_.notify_all();
+    else
+      ready_.wait(lock, [&] { return waiting_ == 0; });
+  }
+
+private:
+  std::mutex mutex_;
+  std::condition_variable ready_;
+  size_t waiting_;
+};
+
 /// The group rank of world rank `world` in `collective`, or -1.
 int32_t groupRankOf(const collrt::PlanCollective &collective, int32_t world) {
   for (const std::vector<int32_t> &group : collective.groups)
@@ -51,7 +119,7 @@ int32_t groupRankOf(const collrt::PlanCollective &collective, int32_t world) {
 }
 
 RankOutcome runRank(collrt::Communicator &comm, const collrt::Plan &plan,
-                    size_t index) {
+                    size_t index, RankBuffers &buffers, StartLine &start) {
   RankOutcome outcome;
   const collrt::PlanCollective &collective = plan.collectives[index];
   const sched::Program &program = collective.program;
@@ -65,28 +133,42 @@ RankOutcome runRank(collrt::Communicator &comm, const collrt::Plan &plan,
     inputElements = collrt::check::referenceInputElements(program, rank, count);
     outputElements = collrt::outputElements(collective, rank, count);
   }
-  std::vector<uint8_t> input(size_t(std::max<int64_t>(inputElements, 1)) *
-                             elementSize),
-      output(size_t(std::max<int64_t>(outputElements, 1)) * elementSize);
+  uint8_t *input = nullptr, *output = nullptr;
   collrt::check::TestData data(program, collective.dtype, collective.reduction,
                                0);
-  if (rank >= 0) {
-    data.fillInput(rank, input.data(), inputElements);
-    collrt::check::TestData::poison(collective.dtype, output.data(),
-                                    outputElements);
+  try {
+    buffers.reserve(size_t(inputElements) * elementSize,
+                    size_t(outputElements) * elementSize);
+    input = buffers.input.get();
+    output = buffers.output.get();
+    if (rank >= 0) {
+      data.fillInput(rank, input, inputElements);
+      collrt::check::TestData::poison(collective.dtype, output, outputElements);
+    }
+  } catch (const std::bad_alloc &) {
+    outcome.status = collrt::Status(
+        collrt::ErrorCode::SystemError,
+        "rank " + std::to_string(comm.rank()) + ": out of memory for " +
+            std::to_string(inputElements) + " input and " +
+            std::to_string(outputElements) + " output elements");
+    // The others wait for this rank at the start and then in the
+    // collective: stop them.
+    comm.abort(outcome.status.message());
+    start.arriveAndWait();
+    return outcome;
   }
-  auto start = std::chrono::steady_clock::now();
-  outcome.status = comm.run(plan, index, input.data(), output.data(), count,
-                            collective.dtype, collective.reduction);
+  start.arriveAndWait();
+  auto begin = std::chrono::steady_clock::now();
+  outcome.status = comm.run(plan, index, input, output, count, collective.dtype,
+                            collective.reduction);
   outcome.seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - begin)
           .count();
   outcome.inputBytes = inputElements * int64_t(elementSize);
   if (!outcome.status.ok() || rank < 0)
     return outcome;
-  collrt::check::CheckResult result =
-      collrt::check::checkRank(data, rank, count, input.data(), inputElements,
-                               output.data(), outputElements);
+  collrt::check::CheckResult result = collrt::check::checkRank(
+      data, rank, count, input, inputElements, output, outputElements);
   outcome.checked = result.checked;
   outcome.wrong = result.wrong;
   for (const collrt::check::ElementError &e : result.examples)
@@ -117,14 +199,17 @@ bool runPlanInProcess(const collrt::Plan &plan, const RunPlanOptions &options,
                 options.timeoutSeconds);
   out += line;
   bool ok = true;
+  std::vector<RankBuffers> buffers(comms.size());
   for (size_t index = 0; index < plan.collectives.size(); ++index) {
     const collrt::PlanCollective &collective = plan.collectives[index];
     std::vector<RankOutcome> outcomes(comms.size());
     std::vector<std::thread> threads;
     threads.reserve(comms.size());
+    StartLine start(comms.size());
     for (size_t r = 0; r < comms.size(); ++r)
-      threads.emplace_back(
-          [&, r] { outcomes[r] = runRank(*comms[r], plan, index); });
+      threads.emplace_back([&, r] {
+        outcomes[r] = runRank(*comms[r], plan, index, buffers[r], start);
+      });
     for (std::thread &t : threads)
       t.join();
     int64_t checked = 0, wrong = 0, maxInput = 0;

@@ -1,6 +1,8 @@
 //===- ElementCodec.cpp - element values of every type, as doubles --------===//
 #include "runtime/check/ElementCodec.h"
 
+#include "runtime/check/TypedElement.h"
+
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -40,52 +42,8 @@ const SmallFloat *smallFloat(DataType type) {
   }
 }
 
-uint32_t nanBits(const SmallFloat &f) {
-  uint32_t allOnes = (1u << f.exponentBits) - 1;
-  if (f.ieee)
-    return (allOnes << f.mantissaBits) | (1u << (f.mantissaBits - 1));
-  return (allOnes << f.mantissaBits) | ((1u << f.mantissaBits) - 1);
-}
-
-uint32_t encode(const SmallFloat &f, double x) {
-  const int m = f.mantissaBits;
-  const uint32_t signBit = 1u << (f.exponentBits + m);
-  uint32_t sign = std::signbit(x) ? signBit : 0;
-  if (std::isnan(x))
-    return sign | nanBits(f);
-  const uint32_t maxField = (1u << f.exponentBits) - (f.ieee ? 2 : 1);
-  uint32_t overflow = f.ieee ? sign | ((maxField + 1) << m) : sign | nanBits(f);
-  double a = std::fabs(x);
-  if (std::isinf(a))
-    return overflow;
-  if (a == 0)
-    return sign;
-  const int emin = 1 - f.bias;
-  int e2 = 0;
-  std::frexp(a, &e2);
-  int e = e2 - 1; // a in [2^e, 2^(e+1))
-  if (e < emin)
-    e = emin; // subnormal: the step is that of the smallest exponent
-  // The significand as an integer of m + 1 bits, rounded to nearest even
-  // (the default rounding mode; scaling by a power of two is exact).
-  double q = std::nearbyint(std::ldexp(a, m - e));
-  if (q >= std::ldexp(1.0, m + 1)) {
-    q /= 2;
-    ++e;
-  }
-  uint32_t qi = static_cast<uint32_t>(q);
-  if (qi < (1u << m))
-    return sign | qi; // subnormal (or zero)
-  uint32_t field = static_cast<uint32_t>(e + f.bias);
-  uint32_t mantissa = qi - (1u << m);
-  if (field > maxField)
-    return overflow;
-  uint32_t bits = (field << m) | mantissa;
-  if (!f.ieee && bits == nanBits(f))
-    return overflow;
-  return sign | bits;
-}
-
+/// The value of a pattern, from the format's definition (the tables of
+/// typed::decodeTable).
 double decode(const SmallFloat &f, uint32_t bits) {
   const int m = f.mantissaBits;
   bool negative = (bits >> (f.exponentBits + m)) & 1;
@@ -108,6 +66,35 @@ double decode(const SmallFloat &f, uint32_t bits) {
 
 } // namespace
 
+namespace typed {
+
+const double *decodeTable(DataType type) {
+  struct Tables {
+    double f16[1 << 16], e4m3fn[256], e5m2[256];
+    Tables() {
+      for (uint32_t b = 0; b < (1u << 16); ++b)
+        f16[b] = decode(kF16, b);
+      for (uint32_t b = 0; b < 256; ++b) {
+        e4m3fn[b] = decode(kE4M3FN, b);
+        e5m2[b] = decode(kE5M2, b);
+      }
+    }
+  };
+  static const Tables *tables = new Tables(); // built once, never freed
+  switch (type) {
+  case DataType::F16:
+    return tables->f16;
+  case DataType::F8E4M3FN:
+    return tables->e4m3fn;
+  case DataType::F8E5M2:
+    return tables->e5m2;
+  default:
+    return nullptr;
+  }
+}
+
+} // namespace typed
+
 uint64_t loadBits(DataType type, const void *data, int64_t index) {
   size_t size = dataTypeSize(type);
   uint64_t bits = 0;
@@ -123,99 +110,44 @@ void storeBits(DataType type, void *data, int64_t index, uint64_t bits) {
 }
 
 double loadElement(DataType type, const void *data, int64_t index) {
-  uint64_t bits = loadBits(type, data, index);
-  if (const SmallFloat *f = smallFloat(type))
-    return decode(*f, static_cast<uint32_t>(bits));
-  switch (type) {
-  case DataType::F64: {
-    double v;
-    std::memcpy(&v, &bits, 8);
-    return v;
-  }
-  case DataType::F32: {
-    float v;
-    uint32_t b = static_cast<uint32_t>(bits);
-    std::memcpy(&v, &b, 4);
-    return v;
-  }
-  case DataType::I64:
-    return static_cast<double>(static_cast<int64_t>(bits));
-  case DataType::I32:
-    return static_cast<int32_t>(static_cast<uint32_t>(bits));
-  case DataType::I8:
-    return static_cast<int8_t>(static_cast<uint8_t>(bits));
-  default:
-    return 0;
-  }
+  return typed::visitType(type, [&](auto element) {
+    using E = decltype(element);
+    typename E::Storage bits;
+    std::memcpy(&bits,
+                static_cast<const char *>(data) + size_t(index) * sizeof bits,
+                sizeof bits);
+    return E::decode(bits);
+  });
 }
 
 void storeElement(DataType type, void *data, int64_t index, double value) {
-  uint64_t bits = 0;
-  if (const SmallFloat *f = smallFloat(type)) {
-    bits = encode(*f, value);
-  } else {
-    switch (type) {
-    case DataType::F64:
-      std::memcpy(&bits, &value, 8);
-      break;
-    case DataType::F32: {
-      float v = static_cast<float>(value); // rounds to nearest even
-      uint32_t b;
-      std::memcpy(&b, &v, 4);
-      bits = b;
-      break;
-    }
-    case DataType::I64:
-      bits = static_cast<uint64_t>(static_cast<int64_t>(value));
-      break;
-    case DataType::I32:
-      bits = static_cast<uint32_t>(static_cast<int32_t>(value));
-      break;
-    case DataType::I8:
-      bits = static_cast<uint8_t>(static_cast<int8_t>(value));
-      break;
-    default:
-      break;
-    }
-  }
-  storeBits(type, data, index, bits);
+  typed::visitType(type, [&](auto element) {
+    using E = decltype(element);
+    typename E::Storage bits = E::encode(value);
+    std::memcpy(static_cast<char *>(data) + size_t(index) * sizeof bits, &bits,
+                sizeof bits);
+  });
 }
 
 double roundToType(DataType type, double value) {
-  uint64_t slot = 0;
-  storeElement(type, &slot, 0, value);
-  return loadElement(type, &slot, 0);
+  return typed::visitType(type, [&](auto element) {
+    using E = decltype(element);
+    return E::decode(E::encode(value));
+  });
 }
 
 bool isNaNBits(DataType type, uint64_t bits) {
-  if (!isFloatingPoint(type))
-    return false;
-  uint64_t slot = bits;
-  return std::isnan(loadElement(type, &slot, 0));
+  return typed::visitType(type, [&](auto element) {
+    using E = decltype(element);
+    return E::isNaN(static_cast<typename E::Storage>(bits));
+  });
 }
 
 double ulpAt(DataType type, double value) {
-  int mantissaBits, minExponent;
-  if (const SmallFloat *f = smallFloat(type)) {
-    mantissaBits = f->mantissaBits;
-    minExponent = 1 - f->bias;
-  } else if (type == DataType::F32) {
-    mantissaBits = 23;
-    minExponent = -126;
-  } else if (type == DataType::F64) {
-    mantissaBits = 52;
-    minExponent = -1022;
-  } else {
-    return 1;
-  }
-  int e = minExponent;
-  if (value != 0 && std::isfinite(value)) {
-    int e2 = 0;
-    std::frexp(std::fabs(value), &e2);
-    if (e2 - 1 > e)
-      e = e2 - 1;
-  }
-  return std::ldexp(1.0, e - mantissaBits);
+  return typed::visitType(type, [&](auto element) {
+    using E = decltype(element);
+    return E::ulp(value);
+  });
 }
 
 double smallestNormal(DataType type) {

@@ -2,11 +2,13 @@
 #include "runtime/check/Reference.h"
 
 #include "runtime/check/ElementCodec.h"
+#include "runtime/check/TypedElement.h"
 
 #include <algorithm>
 #include <cinttypes>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 
 namespace collrt {
 namespace check {
@@ -159,34 +161,69 @@ std::vector<OutputSegment> outputSegments(const Program &program, int32_t rank,
   return segments;
 }
 
-double expectedReduction(const TestData &data, int64_t index) {
-  int32_t n = data.groupSize();
-  double acc = data.value(0, index);
-  for (int32_t s = 1; s < n; ++s) {
-    double v = data.value(s, index);
-    switch (data.op()) {
-    case ReduceOp::Sum:
-    case ReduceOp::Avg:
-      acc += v;
-      break;
-    case ReduceOp::Prod:
-      acc *= v;
-      break;
-    case ReduceOp::Min:
-      acc = std::min(acc, v);
-      break;
-    case ReduceOp::Max:
-      acc = std::max(acc, v);
-      break;
+namespace {
+/// Elements the block loops of the check handle at a time (their buffers
+/// stay in the L1 cache).
+constexpr int64_t kBlock = 512;
+
+template <typename E>
+void expectedReductionsAs(const TestData &data, int64_t begin, int64_t count,
+                          double *out) {
+  const int32_t n = data.groupSize();
+  const ReduceOp op = data.op();
+  double values[kBlock];
+  for (int64_t done = 0; done < count; done += kBlock) {
+    const int64_t b = std::min(kBlock, count - done);
+    double *acc = out + done;
+    data.fillValues(0, begin + done, b, acc);
+    // The ranks in order, as a naive loop over ranks per element would.
+    for (int32_t s = 1; s < n; ++s) {
+      data.fillValues(s, begin + done, b, values);
+      switch (op) {
+      case ReduceOp::Sum:
+      case ReduceOp::Avg:
+        for (int64_t i = 0; i < b; ++i)
+          acc[i] += values[i];
+        break;
+      case ReduceOp::Prod:
+        for (int64_t i = 0; i < b; ++i)
+          acc[i] *= values[i];
+        break;
+      case ReduceOp::Min:
+        for (int64_t i = 0; i < b; ++i)
+          acc[i] = std::min(acc[i], values[i]);
+        break;
+      case ReduceOp::Max:
+        for (int64_t i = 0; i < b; ++i)
+          acc[i] = std::max(acc[i], values[i]);
+        break;
+      }
     }
+    if (op == ReduceOp::Avg) {
+      if (E::kFloat)
+        for (int64_t i = 0; i < b; ++i)
+          acc[i] /= n;
+      else
+        for (int64_t i = 0; i < b; ++i)
+          acc[i] = static_cast<double>(static_cast<int64_t>(acc[i]) / n);
+    }
+    for (int64_t i = 0; i < b; ++i)
+      acc[i] = E::decode(E::encode(acc[i])); // roundToType
   }
-  if (data.op() == ReduceOp::Avg) {
-    if (isFloatingPoint(data.type()))
-      acc /= n;
-    else
-      acc = static_cast<double>(static_cast<int64_t>(acc) / n);
-  }
-  return roundToType(data.type(), acc);
+}
+} // namespace
+
+void expectedReductions(const TestData &data, int64_t begin, int64_t count,
+                        double *out) {
+  typed::visitType(data.type(), [&](auto element) {
+    expectedReductionsAs<decltype(element)>(data, begin, count, out);
+  });
+}
+
+double expectedReduction(const TestData &data, int64_t index) {
+  double v = 0;
+  expectedReductions(data, index, 1, &v);
+  return v;
 }
 
 std::string ElementError::describe() const {
@@ -237,48 +274,83 @@ CheckResult checkRank(const TestData &data, int32_t rank, int64_t count,
             "a buffer of " + std::to_string(inputElements));
   }
 
-  const bool floatAverage = data.op() == ReduceOp::Avg && isFloatingPoint(type);
-  for (const OutputSegment &segment : outputSegments(program, rank, count)) {
-    for (int64_t j = 0; j < segment.length; ++j) {
-      int64_t at = segment.outputBegin + j;
-      if (at >= outputElements)
-        break; // counted above
-      ++result.checked;
-      uint64_t got = loadBits(type, output, at);
-      int64_t index = segment.inputBegin + j;
+  typed::visitType(type, [&](auto element) {
+    using E = decltype(element);
+    using S = typename E::Storage;
+    const auto *out = static_cast<const unsigned char *>(output);
+    const auto *in = static_cast<const unsigned char *>(input);
+    auto load = [](const unsigned char *base, int64_t i) {
+      S bits;
+      std::memcpy(&bits, base + size_t(i) * sizeof(S), sizeof(S));
+      return bits;
+    };
+    S wantBits[kBlock];
+    // Elements [at, at + count) of `buffer` must hold input elements
+    // [index, index + count) of `source` bit for bit: a block compare, then
+    // element by element where a block differs.
+    auto compareBits = [&](const unsigned char *buffer, bool isOutput,
+                           int64_t at, int32_t source, int64_t index,
+                           int64_t count) {
+      for (int64_t done = 0; done < count; done += kBlock) {
+        const int64_t b = std::min(kBlock, count - done);
+        result.checked += b;
+        data.fillBits(source, index + done, b, wantBits);
+        const unsigned char *got = buffer + size_t(at + done) * sizeof(S);
+        if (std::memcmp(got, wantBits, size_t(b) * sizeof(S)) == 0)
+          continue;
+        for (int64_t i = 0; i < b; ++i) {
+          S bits = load(got, i);
+          if (bits == wantBits[i])
+            continue;
+          if (isOutput)
+            wrong("output", at + done + i,
+                  formatValue(type, wantBits[i]) + " (input[" +
+                      std::to_string(index + done + i) + "] of rank " +
+                      std::to_string(source) + ")",
+                  describeGot(bits, true));
+          else
+            wrong("input", at + done + i,
+                  formatValue(type, wantBits[i]) + " (the run modified it)",
+                  describeGot(bits, false));
+        }
+      }
+    };
+
+    const bool floatAverage = data.op() == ReduceOp::Avg && E::kFloat;
+    double want[kBlock];
+    for (const OutputSegment &segment : outputSegments(program, rank, count)) {
+      // Elements past the end of a short output were counted above.
+      const int64_t length = std::max<int64_t>(
+          0, std::min(segment.length, outputElements - segment.outputBegin));
       if (segment.sourceRank >= 0) {
-        uint64_t want = data.bits(segment.sourceRank, index);
-        if (got != want)
-          wrong("output", at,
-                formatValue(type, want) + " (input[" + std::to_string(index) +
-                    "] of rank " + std::to_string(segment.sourceRank) + ")",
-                describeGot(got, true));
+        compareBits(out, true, segment.outputBegin, segment.sourceRank,
+                    segment.inputBegin, length);
         continue;
       }
-      double want = expectedReduction(data, index);
-      uint64_t slot = got;
-      double value = loadElement(type, &slot, 0);
-      bool ok = floatAverage ? std::fabs(value - want) <= ulpAt(type, want)
-                             : value == want;
-      if (!ok) {
-        uint64_t wantBits = 0;
-        storeElement(type, &wantBits, 0, want);
-        wrong("output", at,
-              formatValue(type, wantBits) + " (" + reduceOpName(data.op()) +
-                  " of input[" + std::to_string(index) + "])",
-              describeGot(got, true));
+      for (int64_t done = 0; done < length; done += kBlock) {
+        const int64_t b = std::min(kBlock, length - done);
+        result.checked += b;
+        const int64_t index = segment.inputBegin + done;
+        expectedReductions(data, index, b, want);
+        for (int64_t i = 0; i < b; ++i) {
+          const int64_t at = segment.outputBegin + done + i;
+          S bits = load(out, at);
+          double value = E::decode(bits);
+          bool ok = floatAverage ? std::fabs(value - want[i]) <= E::ulp(want[i])
+                                 : value == want[i];
+          if (ok)
+            continue;
+          wrong("output", at,
+                formatValue(type, uint64_t(E::encode(want[i]))) + " (" +
+                    reduceOpName(data.op()) + " of input[" +
+                    std::to_string(index + i) + "])",
+                describeGot(bits, true));
+        }
       }
     }
-  }
 
-  for (int64_t i = 0; i < std::min(inputElements, wantInput); ++i) {
-    ++result.checked;
-    uint64_t got = loadBits(type, input, i);
-    uint64_t want = data.bits(rank, i);
-    if (got != want)
-      wrong("input", i, formatValue(type, want) + " (the run modified it)",
-            describeGot(got, false));
-  }
+    compareBits(in, false, 0, rank, 0, std::min(inputElements, wantInput));
+  });
   return result;
 }
 

@@ -83,6 +83,9 @@ CheckResult checkRank(const TestData &data, int32_t rank, int64_t count,
 /// the type (avg: the sum divided by the group size, rounded; integers
 /// truncated toward zero).
 double expectedReduction(const TestData &data, int64_t index);
+/// expectedReduction of input indices [begin, begin + count), into `out`.
+void expectedReductions(const TestData &data, int64_t begin, int64_t count,
+                        double *out);
 
 } // namespace check
 } // namespace collrt

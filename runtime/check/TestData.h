@@ -73,12 +73,28 @@ public:
   /// Writes elements [0, elements) of rank `rank`'s input.
   void fillInput(int32_t rank, void *data, int64_t elements) const;
 
+  /// The bit patterns of input elements [begin, begin + count) of rank
+  /// `rank`, packed in the type (bits() of each), into `out`.
+  void fillBits(int32_t rank, int64_t begin, int64_t count, void *out) const;
+  /// Their values (value() of each).
+  void fillValues(int32_t rank, int64_t begin, int64_t count,
+                  double *out) const;
+
   /// The poison pattern of one element of `type`.
   static uint64_t poisonBits(DataType type);
   static void poison(DataType type, void *data, int64_t elements);
 
 private:
-  uint64_t hash(int32_t rank, int64_t index) const;
+  /// The typed loops (TestData.cpp); `E` is a typed::Element.
+  template <typename E>
+  void fillBitsAs(int32_t rank, int64_t begin, int64_t count,
+                  unsigned char *out) const;
+  template <typename E>
+  void fillValuesAs(int32_t rank, int64_t begin, int64_t count,
+                    double *out) const;
+  /// A Sum element's value from its hash: h mod (2R + 1), minus R, with a
+  /// multiplication instead of a division.
+  int64_t sumValue(uint64_t h) const;
 
   const collc::sched::Program &program_;
   DataType type_;
@@ -88,6 +104,9 @@ private:
   /// Sum: ranks nonzero per element (A) and the magnitude bound (R).
   int64_t activeRanks_ = 0;
   int64_t range_ = 0;
+  /// Sum: 2R + 1 and floor((2^64 - 1) / (2R + 1)).
+  uint64_t modulus_ = 1;
+  uint64_t reciprocal_ = 0;
 };
 
 } // namespace check
