@@ -1,14 +1,12 @@
 #!/usr/bin/env bash
 # Set-up command (1): installs what is missing, builds collc, and runs the
-# main job on the bundled MoE example and the dgx8x8 topology, then compiles
-# an all_reduce for one DGX H100 and runs it on the CPU executor (--run).
+# main job on the bundled MoE example and the dgx8x8 topology: compile,
+# verify, predict, choose, explain, then run the plan on the CPU executor
+# (--run: 64 ranks as threads, every element checked; about 8 GB of memory).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
 bash scripts/build.sh > build.log 2>&1 || { tail -n 50 build.log; exit 1; }
 echo "built collc (log: build.log)"
-echo "\$ build/bin/collc examples/moe_layer.mlir --topo dgx8x8"
-build/bin/collc examples/moe_layer.mlir --topo dgx8x8
-echo
-echo "\$ build/bin/collc --collective all_reduce --bytes 4MiB --topo dgx-h100 --run"
-build/bin/collc --collective all_reduce --bytes 4MiB --topo dgx-h100 --run
+echo "\$ build/bin/collc examples/moe_layer.mlir --topo dgx8x8 --run"
+build/bin/collc examples/moe_layer.mlir --topo dgx8x8 --run

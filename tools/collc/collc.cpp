@@ -497,12 +497,9 @@ static bool runCompiled(const std::vector<collc::CheckedCollective> &checked,
   std::string skipped;
   for (const collc::CheckedCollective &c : checked) {
     if (c.lowered.countsAtRunTime) {
-      std::string loc;
-      llvm::raw_string_ostream l(loc);
-      c.lowered.op->getLoc().print(l);
       skipped += "run: not run: " +
                  std::string(sched::collectiveName(c.lowered.collective)) +
-                 " at " + l.str() +
+                 " at " + collc::formatLocation(c.lowered.op->getLoc()) +
                  ": its send counts are known only at run time, and a plan "
                  "fixes an all_to_all_v's counts\n";
       continue;
