@@ -26,6 +26,7 @@ struct EmulatedLaunch {
   char *arena = nullptr;
   int32_t abortFlag = 0;
   std::vector<std::vector<uint8_t>> privateInputs;
+  std::vector<std::unique_ptr<detail::BlockBarrier>> barriers;
   std::mutex mutex;
   std::condition_variable finished;
   size_t running = 0;
@@ -55,6 +56,11 @@ Status emulate(const PlanCollective &collective, size_t index,
   std::string what = layout.name() + " (emulated)";
   if (!kernel)
     return Status(ErrorCode::InvalidArgument, what + ": the kernel is null");
+  if (options.emulatedThreads < 1 || options.emulatedThreads > 1024)
+    return Status(ErrorCode::InvalidArgument,
+                  what + ": emulatedThreads = " +
+                      std::to_string(options.emulatedThreads) +
+                      " must be in [1, 1024]");
   if (inputs.size() != size_t(n) || outputs.size() != size_t(n))
     return Status(ErrorCode::InvalidArgument,
                   what + ": " + std::to_string(inputs.size()) + " inputs and " +
@@ -118,35 +124,46 @@ Status emulate(const PlanCollective &collective, size_t index,
   args.blockChannel =
       reinterpret_cast<const int32_t *>(arena + layout.blockChannelOffset());
 
-  // A thread per block.
+  // emulatedThreads host threads per block.
   size_t blocks = layout.blockRank().size();
+  int64_t perBlock = options.emulatedThreads;
   std::vector<std::thread> threads;
   Status startFailure;
-  for (size_t b = 0; b < blocks; ++b) {
-    {
-      std::lock_guard<std::mutex> lock(launch->mutex);
-      ++launch->running;
-    }
-    try {
-      threads.emplace_back([launch, args, kernel, b] {
-        LaunchArgs mine = args;
-        mine.emulatedBlock = int32_t(b);
-        kernel(mine);
-        std::lock_guard<std::mutex> lock(launch->mutex);
-        if (--launch->running == 0)
-          launch->finished.notify_all();
-      });
-    } catch (const std::system_error &error) {
+  launch->barriers.reserve(blocks);
+  for (size_t b = 0; b < blocks && startFailure.ok(); ++b) {
+    launch->barriers.emplace_back(new detail::BlockBarrier(perBlock));
+    detail::BlockBarrier *barrier = launch->barriers.back().get();
+    for (int64_t t = 0; t < perBlock; ++t) {
       {
         std::lock_guard<std::mutex> lock(launch->mutex);
-        --launch->running;
+        ++launch->running;
       }
-      startFailure = Status(ErrorCode::SystemError,
-                            what + ": could not start the thread of block " +
-                                std::to_string(b) + ": " + error.what());
-      __atomic_store_n(&launch->abortFlag, int32_t(wait::HostAbort),
-                       __ATOMIC_RELEASE);
-      break;
+      try {
+        threads.emplace_back([launch, args, kernel, b, t, perBlock, barrier] {
+          detail::currentHostThread = {t, perBlock, barrier};
+          LaunchArgs mine = args;
+          mine.emulatedBlock = int32_t(b);
+          kernel(mine);
+          std::lock_guard<std::mutex> lock(launch->mutex);
+          if (--launch->running == 0)
+            launch->finished.notify_all();
+        });
+      } catch (const std::system_error &error) {
+        {
+          std::lock_guard<std::mutex> lock(launch->mutex);
+          --launch->running;
+        }
+        startFailure = Status(
+            ErrorCode::SystemError,
+            what + ": could not start thread " + std::to_string(t) +
+                " of block " + std::to_string(b) + ": " + error.what() +
+                (t > 0 ? " (the block's other threads wait for it at their "
+                         "first barrier: the launch cannot end)"
+                       : ""));
+        __atomic_store_n(&launch->abortFlag, int32_t(wait::HostAbort),
+                         __ATOMIC_RELEASE);
+        break;
+      }
     }
   }
 

@@ -44,6 +44,9 @@ struct DeviceOptions {
   bool alignTiles = false;
   /// The watchdog: a launch that takes longer is aborted and reported.
   double timeoutSeconds = 60;
+  /// The emulator only: host threads per block (a GPU block's threads
+  /// cooperate the same way: strided loops, barriers, one thread waiting).
+  uint32_t emulatedThreads = 1;
 };
 
 class LaunchLayout {

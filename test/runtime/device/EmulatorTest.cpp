@@ -193,6 +193,46 @@ TEST(EmulatorTest, OtherSchedules) {
           }
 }
 
+TEST(EmulatorTest, BlocksOfSeveralThreads) {
+  // A GPU block's threads share every instruction (strided packs and words,
+  // barriers, one thread waiting and the others told by an OR-barrier):
+  // the same with 3 and 4 host threads per block.
+  struct Case {
+    KernelKind kind;
+    Program (*make)(int32_t);
+  };
+  const Case cases[] = {
+      {KernelKind::RingAllReduce,
+       [](int32_t n) { return ringAllReduce(n, 1, 2); }},
+      {KernelKind::DirectAllToAll,
+       [](int32_t n) { return directAllToAll(n, 2); }},
+      {KernelKind::ChainReduce, [](int32_t n) { return chainReduce(n, 2, 0); }},
+      {KernelKind::StagedAllGather,
+       [](int32_t n) { return stagedRingAllGather(n, 2); }},
+      {KernelKind::DirectReduceScatter,
+       [](int32_t n) { return directReduceScatter(n, 2); }},
+  };
+  for (uint32_t threads : {3u, 4u})
+    for (const Case &c : cases)
+      for (int32_t n : {3, 4})
+        for (DataType type : {DataType::BF16, DataType::F32, DataType::I8})
+          for (uint32_t ll : {0u, 16384u})
+            for (uint32_t slots : {1u, 8u}) {
+              // One slot only for the ring: the staged all-gather's two
+              // sends in a row deadlock on one slot on every executor.
+              if (slots == 1 && c.kind != KernelKind::RingAllReduce)
+                continue;
+              dev::DeviceOptions o =
+                  options(c.kind == KernelKind::RingAllReduce ? 200 : 1024, ll);
+              o.emulatedThreads = threads;
+              EXPECT_EQ(runAndCheck(c.make(n), c.kind, type, ReduceOp::Sum,
+                                    int64_t(n) * 2 * 97 + 5, o, slots),
+                        "")
+                  << threads << " threads, kernel " << int(c.kind) << " ll "
+                  << ll << " slots " << slots;
+            }
+}
+
 TEST(EmulatorTest, AllToAllV) {
   std::vector<int64_t> counts = {0, 5, 17, 2, 9, 0, 4, 4, 1};
   Program p = directAllToAllV(3, 2, counts);
@@ -308,6 +348,7 @@ TEST(EmulatorTest, DeadlockTimesOutWithAReportOfEveryBlock) {
     Buffers b = makeBuffers(c, 10, nullptr);
     dev::DeviceOptions o = options(1 << 10, ll);
     o.timeoutSeconds = 0.3;
+    o.emulatedThreads = ll ? 3 : 1; // LL: every thread polls its lines
     Status s = dev::emulate(
         c, 0, kernel(KernelKind::DeadlockRing, DataType::F32, ReduceOp::Sum),
         10, b.in(), b.out(), o);
@@ -432,6 +473,11 @@ TEST(EmulatorTest, ArgumentErrors) {
   o.timeoutSeconds = 0;
   s = dev::emulate(c, 0, k, 8, b.in(), b.out(), o);
   EXPECT_THAT(s.toString(), HasSubstr("timeoutSeconds = 0"));
+  o = options(64, 0);
+  o.emulatedThreads = 0;
+  s = dev::emulate(c, 0, k, 8, b.in(), b.out(), o);
+  EXPECT_THAT(s.toString(),
+              HasSubstr("emulatedThreads = 0 must be in [1, 1024]"));
 }
 
 } // namespace

@@ -46,8 +46,9 @@
 //
 // This header compiles with nvcc (the CUDA implementation) and with a host
 // C++17 compiler (COLLRT_DEVICE_EMULATION: blocks are host threads, used by
-// tests on machines without a GPU). The implementation lives in
-// runtime/device/ (ChannelCuda.cuh, ChannelHost.h), included at the bottom.
+// tests on machines without a GPU). The implementation is next to this
+// file (ChannelCommon.h over ChannelCuda.cuh or ChannelHost.h, included at
+// the bottom; docs/gpu-runtime.md).
 //
 //===----------------------------------------------------------------------===//
 #ifndef COLLRT_DEVICE_CHANNEL_H

@@ -1,10 +1,12 @@
 //===- ChannelHost.h - Channel as host threads (emulation) ------*- C++ -*-===//
 //
 // The host emulation of collrt::dev::Channel (COLLRT_DEVICE_EMULATION):
-// each block is a host thread of one "thread" (runtime/device/Emulator.h
-// runs them), so that generated kernels run and are checked on machines
-// without a GPU. The instruction logic is ChannelCommon.h's, shared with the
-// GPU; this backend supplies it with
+// each block is one host thread, or several with a barrier between them
+// (DeviceOptions::emulatedThreads; runtime/device/Emulator.h runs them), so
+// that generated kernels run and are checked on machines without a GPU,
+// with the block's threads cooperating as a GPU block's do. The instruction
+// logic is ChannelCommon.h's, shared with the GPU; this backend supplies it
+// with
 //  - head, tail, progress and the counters as GCC/Clang __atomic builtins on
 //    the plain uint64_t words of the contract (std::atomic_ref's
 //    semantics in C++17): release stores, acquire loads;
@@ -24,7 +26,9 @@
 #endif
 
 #include <chrono>
+#include <condition_variable>
 #include <cstring>
+#include <mutex>
 #include <thread>
 
 namespace collrt {
@@ -66,14 +70,60 @@ template <> struct ElementOf<f8e5m2> {
   using type = arith::Narrow<arith::F8E5M2>;
 };
 
+/// The barrier of an emulated block of several threads
+/// (__syncthreads_or's semantics): every thread of the block waits until
+/// all arrived, and all get the OR of their values.
+class BlockBarrier {
+public:
+  explicit BlockBarrier(int64_t threads) : threads_(threads) {}
+  bool arrive(bool value) {
+    std::unique_lock<std::mutex> lock(mutex_);
+    any_ = any_ || value;
+    uint64_t generation = generation_;
+    if (++arrived_ == threads_) {
+      result_ = any_;
+      any_ = false;
+      arrived_ = 0;
+      ++generation_;
+      done_.notify_all();
+      return result_;
+    }
+    // result_ stays until every thread of this generation has read it:
+    // the next barrier cannot complete before this thread arrives there.
+    done_.wait(lock, [&] { return generation_ != generation; });
+    return result_;
+  }
+
+private:
+  const int64_t threads_;
+  std::mutex mutex_;
+  std::condition_variable done_;
+  int64_t arrived_ = 0;
+  uint64_t generation_ = 0;
+  bool any_ = false, result_ = false;
+};
+
+/// Which thread of which emulated block the calling host thread is
+/// (set by the emulator; one thread per block by default).
+struct HostThread {
+  int64_t tid = 0;
+  int64_t threads = 1;
+  BlockBarrier *barrier = nullptr;
+};
+inline thread_local HostThread currentHostThread;
+
 struct HostBackend {
-  static int64_t tid() { return 0; }
-  static int64_t nthreads() { return 1; }
+  static int64_t tid() { return currentHostThread.tid; }
+  static int64_t nthreads() { return currentHostThread.threads; }
   static int32_t blockIndex(const LaunchArgs &args) {
     return args.emulatedBlock;
   }
-  static void sync() {}
-  static bool syncAny(bool value) { return value; }
+  static void sync() { syncAny(false); }
+  static bool syncAny(bool value) {
+    if (currentHostThread.threads == 1)
+      return value;
+    return currentHostThread.barrier->arrive(value);
+  }
 
   static uint64_t loadAcquireSys(const uint64_t *p) {
     return __atomic_load_n(p, __ATOMIC_ACQUIRE);
