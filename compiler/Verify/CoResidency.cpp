@@ -23,7 +23,9 @@ void checkCoResidency(const Program &program, const VerifyOptions &options,
                   "rank " + std::to_string(r) + " uses " +
                       std::to_string(used) + " channels but at most " +
                       std::to_string(options.maxChannelsPerRank) +
-                      " can run at once (VerifyOptions::maxChannelsPerRank)");
+                      " can run at once (a channel is a thread block, and a "
+                      "rank's blocks must all be resident; sched-verify's "
+                      "max-channels option sets the limit)");
   }
 }
 

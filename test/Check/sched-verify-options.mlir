@@ -5,7 +5,7 @@
 // run two.
 // RUN: not collc-opt %s --sched-verify="group-sizes=4 max-channels=2" -o /dev/null 2>&1 | FileCheck %s --check-prefix=CHANNELS
 // CHANNELS:      sched-verify-options.mlir:[[@LINE+9]]:1: error: sched-verify: @three_channels: n = 1, k = 3: 1 error(s)
-// CHANNELS:      note: rank 0 uses 3 channels but at most 2 can run at once (VerifyOptions::maxChannelsPerRank)
+// CHANNELS:      note: rank 0 uses 3 channels but at most 2 can run at once (a channel is a thread block, and a rank's blocks must all be resident; sched-verify's max-channels option sets the limit)
 
 // By default (32 channels) it verifies; an explicit schedule is checked for
 // its own group_size and chunks_per_part, whatever group-sizes and chunks

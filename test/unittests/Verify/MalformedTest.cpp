@@ -121,7 +121,9 @@ TEST(CoResidencyTest, TooManyChannels) {
             std::vector<VerifyErrorKind>({VerifyErrorKind::CoResidency}));
   EXPECT_EQ(messages(result),
             Messages({"rank 0 uses 40 channels but at most 32 can run at once "
-                      "(VerifyOptions::maxChannelsPerRank)"}));
+                      "(a channel is a thread block, and a rank's blocks must "
+                      "all be resident; sched-verify's max-channels option "
+                      "sets the limit)"}));
 
   VerifyOptions roomy;
   roomy.maxChannelsPerRank = 40;
