@@ -158,10 +158,23 @@ void printProgramSummary(const ProgramSummary &summary, raw_ostream &os) {
   for (const CollectiveInfo &c : summary.collectives)
     lowered |= !c.verified.empty();
 
+  // The location column is 22 wide, wider for a longer location, so that
+  // the other columns stay aligned.
+  size_t width = 22;
+  for (const CollectiveInfo &c : summary.collectives)
+    width = std::max(width, c.location.size());
+  for (const ComputeInfo &c : summary.compute)
+    width = std::max(width, c.location.size());
+  auto pad = [&](std::string text) {
+    if (text.size() < width)
+      text.resize(width, ' ');
+    return text;
+  };
+
   for (const std::string &function : functions) {
     os << "func @" << function << "\n";
-    os << llvm::formatv("  {0,-3} {1,-22} {2,-15} {3,5}  {4,-9} {5,12}  {6}",
-                        "#", "location", "collective", "group", "axes",
+    os << llvm::formatv("  {0,-3} {1} {2,-15} {3,5}  {4,-9} {5,12}  {6}", "#",
+                        pad("location"), "collective", "group", "axes",
                         "bytes/rank", lowered ? "algorithm" : "spans");
     if (lowered)
       os << llvm::formatv("{0,-16}{1,5}  {2,-9}{3,11}  {4}", "", "k",
@@ -174,8 +187,8 @@ void printProgramSummary(const ProgramSummary &summary, raw_ostream &os) {
       std::string axes = llvm::join(c.axes, ",");
       std::string bytes = c.bytesPerRank < 0 ? std::string("at run time")
                                              : formatBytes(c.bytesPerRank);
-      os << llvm::formatv("  {0,-3} {1,-22} {2,-15} {3,5}  {4,-9} {5,12}  ",
-                          index++, c.location, c.op, c.groupSize,
+      os << llvm::formatv("  {0,-3} {1} {2,-15} {3,5}  {4,-9} {5,12}  ",
+                          index++, pad(c.location), c.op, c.groupSize,
                           axes.empty() ? "-" : axes, bytes);
       if (lowered)
         os << llvm::formatv(
@@ -193,7 +206,7 @@ void printProgramSummary(const ProgramSummary &summary, raw_ostream &os) {
       if (c.function != function)
         continue;
       if (!header)
-        os << llvm::formatv("  {0,-3} {1,-22} {2,-17} {3}\n", "", "location",
+        os << llvm::formatv("  {0,-3} {1} {2,-17} {3}\n", "", pad("location"),
                             "compute", "cost");
       header = true;
       std::string cost = c.flops < 0
@@ -201,7 +214,7 @@ void printProgramSummary(const ProgramSummary &summary, raw_ostream &os) {
                              : formatFlops(c.flops) + ", " +
                                    formatBytes(static_cast<int64_t>(c.bytes)) +
                                    " moved";
-      os << llvm::formatv("  {0,-3} {1,-22} {2,-17} {3}\n", "", c.location,
+      os << llvm::formatv("  {0,-3} {1} {2,-17} {3}\n", "", pad(c.location),
                           c.name, cost);
     }
   }
