@@ -151,6 +151,20 @@ Selector::choose(const lowering::LoweredCollective &lowered,
                                               lowered.expand.params);
       counts = {static_cast<unsigned>(
           std::max<int64_t>(1, *fixed / std::max<int64_t>(1, unit)))};
+      // --chunks cannot change an explicit schedule: when it is the
+      // algorithm asked for, a different --chunks is an error, not
+      // silently replaced.
+      if (chunks && counts.front() != chunks && candidates.size() == 1) {
+        lowered.op->emitError("--chunks ")
+            << chunks << " does not apply to algorithm '" << algorithm->name
+            << "' (" << algorithm->source
+            << "): it is an explicit schedule written for " << *fixed
+            << " chunk(s) per part, which is " << counts.front()
+            << " per algorithm unit; drop --chunks or "
+            << "pass --chunks " << counts.front();
+        userFailure = true;
+        return std::nullopt;
+      }
     }
     // This algorithm's first expansion. A larger chunk count whose program
     // is the same instruction for instruction (opcodes, peers, buffers)
