@@ -109,21 +109,12 @@ private:
   size_t waiting_;
 };
 
-/// The group rank of world rank `world` in `collective`, or -1.
-int32_t groupRankOf(const collrt::PlanCollective &collective, int32_t world) {
-  for (const std::vector<int32_t> &group : collective.groups)
-    for (size_t i = 0; i < group.size(); ++i)
-      if (group[i] == world)
-        return int32_t(i);
-  return -1;
-}
-
 RankOutcome runRank(collrt::Communicator &comm, const collrt::Plan &plan,
                     size_t index, RankBuffers &buffers, StartLine &start) {
   RankOutcome outcome;
   const collrt::PlanCollective &collective = plan.collectives[index];
   const sched::Program &program = collective.program;
-  int32_t rank = groupRankOf(collective, comm.rank());
+  int32_t rank = collrt::groupRankOf(collective, comm.rank());
   size_t elementSize = collrt::dataTypeSize(collective.dtype);
   int64_t count = collective.elementsPerRank, inputElements = 0,
           outputElements = 0;

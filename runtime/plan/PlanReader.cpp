@@ -270,6 +270,14 @@ Status loadPlanFile(const std::string &path, Plan *plan) {
   return planFromJson(text, path, plan);
 }
 
+int32_t groupRankOf(const PlanCollective &collective, int32_t worldRank) {
+  for (const std::vector<int32_t> &group : collective.groups)
+    for (size_t i = 0; i < group.size(); ++i)
+      if (group[i] == worldRank)
+        return static_cast<int32_t>(i);
+  return -1;
+}
+
 Status checkPlanWorld(const Plan &plan, int32_t worldSize) {
   if (plan.worldSize == worldSize)
     return Status::success();

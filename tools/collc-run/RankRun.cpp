@@ -18,14 +18,6 @@ using collrt::Status;
 
 namespace {
 
-int32_t groupRankOf(const collrt::PlanCollective &collective, int32_t world) {
-  for (const std::vector<int32_t> &group : collective.groups)
-    for (size_t i = 0; i < group.size(); ++i)
-      if (group[i] == world)
-        return static_cast<int32_t>(i);
-  return -1;
-}
-
 class ThreadExchange : public ReportExchange {
 public:
   ThreadExchange(int32_t worldSize, double timeoutSeconds)
@@ -251,7 +243,7 @@ Status runRank(const RunSetup &setup, collrt::Communicator &comm,
   const collrt::ReduceOp op = collective.reduction;
   const size_t elementSize = collrt::dataTypeSize(type);
   const int32_t world = comm.rank();
-  const int32_t rank = groupRankOf(collective, world);
+  const int32_t rank = collrt::groupRankOf(collective, world);
   const std::string who = rank == world || rank < 0
                               ? "rank " + std::to_string(world)
                               : "rank " + std::to_string(world) +

@@ -462,22 +462,34 @@ static bool emitDot(const std::vector<collc::CheckedCollective> &checked,
 
 /// --emit=plan: the plan of every collective (docs/plan-format.md); refuses,
 /// naming them, collectives without a verified schedule.
-static bool emitPlan(const std::vector<collc::CheckedCollective> &checked,
-                     const std::string &topologyName,
-                     const std::string &generatedBy, std::string &output) {
+/// The plan of `checked` (what --emit=plan writes, --emit=cuda generates
+/// from and --run runs). On failure, prints every reason and then
+/// "collc: error: <failed>".
+static bool buildPlanOrSay(const std::vector<collc::CheckedCollective> &checked,
+                           const std::string &topologyName,
+                           const std::string &generatedBy,
+                           const std::string &failed, collrt::Plan &plan) {
   collc::PlanBuildOptions options;
   options.topology = topologyName;
   // compileModule proves every schedule with the default VerifyOptions.
   options.connectionSlots = sched::VerifyOptions().connectionSlots;
   options.generatedBy = generatedBy;
-  collrt::Plan plan;
   std::vector<std::string> errors;
-  if (!collc::buildPlan(checked, options, plan, errors)) {
-    for (const std::string &error : errors)
-      llvm::errs() << "collc: error: " << error << "\n";
-    llvm::errs() << "collc: error: no plan written\n";
+  if (collc::buildPlan(checked, options, plan, errors))
+    return true;
+  for (const std::string &error : errors)
+    llvm::errs() << "collc: error: " << error << "\n";
+  llvm::errs() << "collc: error: " << failed << "\n";
+  return false;
+}
+
+static bool emitPlan(const std::vector<collc::CheckedCollective> &checked,
+                     const std::string &topologyName,
+                     const std::string &generatedBy, std::string &output) {
+  collrt::Plan plan;
+  if (!buildPlanOrSay(checked, topologyName, generatedBy, "no plan written",
+                      plan))
     return false;
-  }
   output = collrt::planToJson(plan);
   return true;
 }
@@ -487,10 +499,6 @@ static bool emitPlan(const std::vector<collc::CheckedCollective> &checked,
 static bool runCompiled(const std::vector<collc::CheckedCollective> &checked,
                         const std::string &topologyName,
                         const std::string &generatedBy) {
-  collc::PlanBuildOptions options;
-  options.topology = topologyName;
-  options.generatedBy = generatedBy;
-  options.connectionSlots = sched::VerifyOptions().connectionSlots;
   // An all_to_all_v whose counts come at run time has no plan: it is left
   // out, and said so (every other collective still runs).
   std::vector<collc::CheckedCollective> runnable;
@@ -512,13 +520,9 @@ static bool runCompiled(const std::vector<collc::CheckedCollective> &checked,
     return false;
   }
   collrt::Plan plan;
-  std::vector<std::string> errors;
-  if (!collc::buildPlan(runnable, options, plan, errors)) {
-    for (const std::string &error : errors)
-      llvm::errs() << "collc: error: " << error << "\n";
-    llvm::errs() << "collc: error: --run: nothing run\n";
+  if (!buildPlanOrSay(runnable, topologyName, generatedBy, "--run: nothing run",
+                      plan))
     return false;
-  }
   collc::RunPlanOptions runOptions;
   runOptions.timeoutSeconds = runTimeout;
   std::string out;
@@ -538,18 +542,11 @@ static bool
 emitCudaKernels(const std::vector<collc::CheckedCollective> &checked,
                 const std::string &topologyName, const std::string &source,
                 std::string &output) {
-  collc::PlanBuildOptions options;
-  options.topology = topologyName;
-  options.connectionSlots = sched::VerifyOptions().connectionSlots;
   collrt::Plan plan;
-  std::vector<std::string> errors;
   const char *what = emitKind == EmitKind::Fatbin ? "fatbin" : "CUDA";
-  if (!collc::buildPlan(checked, options, plan, errors)) {
-    for (const std::string &error : errors)
-      llvm::errs() << "collc: error: " << error << "\n";
-    llvm::errs() << "collc: error: no " << what << " written\n";
+  if (!buildPlanOrSay(checked, topologyName, "",
+                      std::string("no ") + what + " written", plan))
     return false;
-  }
   std::vector<collc::cuda::KernelInput> kernels;
   for (const collc::CheckedCollective &c : checked) {
     // A recv travels with its send, as in the plan.
@@ -817,6 +814,9 @@ static int run() {
   std::optional<Generated> generated;
   std::unique_ptr<llvm::MemoryBuffer> buffer;
   std::string displayName;
+  // What generated a program without a file (names it in plans, kernels
+  // and --run); empty for a file's program.
+  std::string generatedBy;
   if (generatedMode) {
     topology = loadTopology(topologyName, topologyPath);
     if (!topology)
@@ -824,6 +824,10 @@ static int run() {
     generated = checkGeneratedOptions(*topology);
     if (!generated)
       return 1;
+    generatedBy =
+        "--collective " + collectiveOption + " --bytes " + bytesOption;
+    if (groupOption.getNumOccurrences())
+      generatedBy += " --group " + groupOption;
     displayName =
         std::string(sched::collectiveName(generated->spec.collective)) +
         ".mlir";
@@ -963,23 +967,11 @@ static int run() {
     if (!emitDot(checked, output))
       return 1;
   } else if (emitKind == EmitKind::Cuda || emitKind == EmitKind::Fatbin) {
-    std::string source = displayName;
-    if (generated) {
-      source = "--collective " + collectiveOption + " --bytes " + bytesOption;
-      if (groupOption.getNumOccurrences())
-        source += " --group " + groupOption;
-    }
     os.flush();
-    if (!emitCudaKernels(checked, topologyName, source, output))
+    if (!emitCudaKernels(checked, topologyName,
+                         generated ? generatedBy : displayName, output))
       return 1;
   } else if (emitKind == EmitKind::Plan) {
-    std::string generatedBy;
-    if (generated) {
-      generatedBy =
-          "--collective " + collectiveOption + " --bytes " + bytesOption;
-      if (groupOption.getNumOccurrences())
-        generatedBy += " --group " + groupOption;
-    }
     os.flush();
     if (!emitPlan(checked, topologyName, generatedBy, output))
       return 1;
@@ -1006,16 +998,8 @@ static int run() {
     return 1;
   if (outputFilename == "-")
     llvm::outs() << output;
-  if (runOption) {
-    std::string generatedBy;
-    if (generated) {
-      generatedBy =
-          "--collective " + collectiveOption + " --bytes " + bytesOption;
-      if (groupOption.getNumOccurrences())
-        generatedBy += " --group " + groupOption;
-    }
+  if (runOption)
     return runCompiled(checked, topologyName, generatedBy) ? 0 : 1;
-  }
   return 0;
 }
 

@@ -92,6 +92,10 @@ Status savePlanFile(const std::string &path, const Plan &plan);
 /// a plan runs only on a world of exactly plan.worldSize ranks.
 Status checkPlanWorld(const Plan &plan, int32_t worldSize);
 
+/// The group rank of world rank `worldRank` in `collective` (its index in
+/// the group that holds it), or -1 when it is in no group.
+int32_t groupRankOf(const PlanCollective &collective, int32_t worldRank);
+
 /// The plan format's names are sched's (opcodeName, collectiveName,
 /// bufferName); these parse them back, false for anything else. One table
 /// serves the writer and the reader.
