@@ -69,12 +69,22 @@ std::string TransportCommunicator::describeTransport() const {
 
 void TransportCommunicator::abort(const std::string &reason) {
   transport_->abort(reason);
+  // An aborted communicator runs no more: its channel threads go now,
+  // unless a run is using them (that run fails and joins them).
+  std::unique_lock<std::mutex> lock(runMutex_, std::try_to_lock);
+  if (lock.owns_lock())
+    state_.pool.shutdown();
 }
 
 Status TransportCommunicator::finalize() {
   if (finalized_)
     return Status::success();
   finalized_ = true;
+  {
+    // No run() after finalize: the channel threads are not needed again.
+    std::lock_guard<std::mutex> lock(runMutex_);
+    state_.pool.shutdown();
+  }
   // In-process transports deliver at trySend; a failed or aborted world
   // has nothing left to deliver (and maybe nobody left to meet).
   if (!bootstrap_ || !transport_->checkPeers().ok())
@@ -136,6 +146,7 @@ Status TransportCommunicator::run(const Plan &plan, size_t index,
   request.slotBytes = options_.slotBytes;
   request.deadline = deadline;
   request.timeoutSeconds = options_.timeoutSeconds;
+  std::lock_guard<std::mutex> lock(runMutex_);
   return runCollective(*transport_, state_, request);
 }
 

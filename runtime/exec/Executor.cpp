@@ -7,8 +7,6 @@
 
 #include <cstring>
 #include <new>
-#include <system_error>
-#include <thread>
 
 namespace collrt {
 namespace exec {
@@ -137,27 +135,31 @@ Status runCollective(Transport &transport, ExecutorState &state,
     return run.failure();
   }
 
-  // A thread per channel; channel 0 runs on the caller's.
-  std::vector<std::thread> threads;
-  for (uint32_t c = 1; c < channels.size(); ++c) {
-    if (channels[c].instructions.empty())
-      continue;
-    try {
-      threads.emplace_back(
-          [&run, &state, c] { ChannelRunner(run, c, state.staging[c]).run(); });
-    } catch (const std::system_error &e) {
-      run.fail(Status(ErrorCode::SystemError,
-                      rank + ": could not start the thread of channel " +
-                          std::to_string(c) + ": " + e.what()));
-      break;
-    }
+  // A thread per channel that has instructions, from the rank's pool
+  // (started once, kept across runs); channel 0 runs on the caller's.
+  std::vector<uint32_t> others;
+  for (uint32_t c = 1; c < channels.size(); ++c)
+    if (!channels[c].instructions.empty())
+      others.push_back(c);
+  if (Status s = state.pool.reserve(others.size()); !s.ok()) {
+    run.fail(Status(s.code(), rank + ": " + s.message()));
+  } else {
+    state.pool.run(
+        others.size(),
+        [&run, &state, &others](size_t i) {
+          uint32_t c = others[i];
+          ChannelRunner(run, c, state.staging[c]).run();
+        },
+        [&run, &state, &channels] {
+          if (!channels.empty() && !channels[0].instructions.empty())
+            ChannelRunner(run, 0, state.staging[0]).run();
+        });
   }
-  if (!channels.empty() && !channels[0].instructions.empty() && !run.failed())
-    ChannelRunner(run, 0, state.staging[0]).run();
-  for (std::thread &thread : threads)
-    thread.join();
-  if (run.failed())
+  if (run.failed()) {
+    // A failed communicator does not run again: let its threads go now.
+    state.pool.shutdown();
     return run.failure();
+  }
 
   if (collective.reduction == ReduceOp::Avg &&
       holdsReduction(program, layout.groupRank))

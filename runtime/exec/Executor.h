@@ -4,7 +4,8 @@
 // Runs one plan entry for one world rank over a Transport: finds the rank's
 // group, cuts its buffers into chunks and tiles for the count, connects the
 // transport when the collective's connections differ from the last ones,
-// runs a thread per channel (ChannelRunner) and, for avg, divides the
+// runs a thread per channel (ChannelRunner; the threads are the rank's
+// ChannelPool, kept across runs) and, for avg, divides the
 // reduced outputs by the group size at the end. The watchdog (Watchdog.h)
 // turns a deadline that passes into a Timeout whose message says what every
 // channel was waiting for.
@@ -16,6 +17,7 @@
 #include "collrt/Plan.h"
 #include "collrt/Status.h"
 #include "collrt/Transport.h"
+#include "runtime/exec/ChannelPool.h"
 
 #include <cstdint>
 #include <vector>
@@ -34,6 +36,11 @@ struct ExecutorState {
   std::vector<uint64_t> input;
   std::vector<uint64_t> scratch;
   std::vector<std::vector<uint64_t>> staging;
+  /// The channel threads (channel 0 runs on the caller's): worker i runs
+  /// the i-th channel after channel 0 that has instructions. Joined when a
+  /// run fails and when the state is destroyed (the communicator also
+  /// shuts it down at finalize and abort).
+  ChannelPool pool;
 };
 
 struct RunRequest {

@@ -14,6 +14,7 @@
 #include "runtime/exec/Executor.h"
 
 #include <memory>
+#include <mutex>
 
 namespace collrt {
 namespace exec {
@@ -46,6 +47,10 @@ private:
   std::shared_ptr<InProcessFabric> fabric_;
   std::unique_ptr<Transport> transport_;
   CommOptions options_;
+  /// Held by run() for its whole length: abort() joins the channel threads
+  /// only when no run is using them (a run that the abort stops joins them
+  /// itself, as every failed run does).
+  std::mutex runMutex_;
   ExecutorState state_;
 };
 
