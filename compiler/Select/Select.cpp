@@ -50,6 +50,23 @@ double quickLowerBound(const sched::Program &program,
 
 /// Whether `b` is `a` with every chunk range scaled from a's chunks per part
 /// to b's: the same instructions, peers, buffers, steps and dependencies.
+/// "" when every rank's non-empty channels can be resident at once
+/// (sched::VerifyOptions' default limit, as sched-verify checks), else why
+/// not.
+static std::string tooManyChannels(const sched::Program &program) {
+  uint32_t limit = sched::VerifyOptions().maxChannelsPerRank;
+  for (size_t r = 0; r < program.ranks.size(); ++r) {
+    uint32_t used = 0;
+    for (const sched::ChannelProgram &channel : program.ranks[r].channels)
+      used += !channel.instructions.empty();
+    if (used > limit)
+      return "rank " + std::to_string(r) + " uses " + std::to_string(used) +
+             " channels, more than the " + std::to_string(limit) +
+             " that can run at once";
+  }
+  return "";
+}
+
 static bool scaledCopy(const sched::Program &b, const sched::Program &a) {
   if (a.numRanks != b.numRanks || a.ranks.size() != b.ranks.size() ||
       a.chunksPerPart == 0)
@@ -196,6 +213,13 @@ Selector::choose(const lowering::LoweredCollective &lowered,
       mlir::FailureOr<sched::Program> program =
           sched::expandSchedule(algorithm->schedule, expand);
       if (failed(program)) {
+        record.tried.push_back(candidate);
+        continue;
+      }
+      // A schedule whose channels cannot all be resident at once could
+      // hang on a GPU (sched-verify's co-residency rule): not a candidate.
+      if (std::string crowded = tooManyChannels(*program); !crowded.empty()) {
+        candidate.error = crowded;
         record.tried.push_back(candidate);
         continue;
       }

@@ -162,6 +162,11 @@ void Engine::beginTransfers(uint32_t s, double now) {
   int64_t bytes = index_.bytes(index_.id(s, pc_[s]));
   uint8_t pending = 0;
   double memory = options_.chargeMemory ? memoryFactor(in.opcode) * bytes : 0;
+  // A reduce with fanin w reads its w source ranges (the payload) once and
+  // reads and writes dst, a w-th of them: (1 + 2/w) x payload.
+  if (uint32_t fanin = sched::reduceFanin(in);
+      options_.chargeMemory && in.opcode == Opcode::Reduce && fanin > 1)
+    memory = (1.0 + 2.0 / fanin) * double(bytes);
   if (memory > 0) {
     uint32_t resource = machine_.memoryResource[rank];
     network_.start(streams_ + s, &resource, 1, memory, now);

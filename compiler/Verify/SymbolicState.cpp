@@ -118,9 +118,14 @@ uint64_t SymbolicState::execute(const Site &site, const SymbolicValue *received,
     const SymbolicValue *operand = chunks(site.rank, src);
     staging.assign(operand, operand + src.count);
     SymbolicValue *target = chunks(site.rank, dst);
-    for (uint32_t i = 0; i < dst.count; ++i)
-      target[i] =
-          combine(site, dst, i, target[i], false, staging[i], src, errors);
+    // With fanin w, src is w ranges of dst.count chunks, combined in order.
+    uint32_t fanin = src.count / dst.count;
+    for (uint32_t w = 0; w < fanin; ++w) {
+      ChunkRange part{src.buffer, src.index + w * dst.count, dst.count};
+      for (uint32_t i = 0; i < dst.count; ++i)
+        target[i] = combine(site, dst, i, target[i], false,
+                            staging[w * dst.count + i], part, errors);
+    }
     return 0;
   }
   case Opcode::RecvReduceSend: {

@@ -242,12 +242,8 @@ private:
       checkRange(instruction.src, "reads", problem);
     if (opcodeWritesDst(op))
       checkRange(instruction.dst, "writes", problem);
-    if (opcodeReadsSrc(op) && opcodeWritesDst(op) &&
-        instruction.src.count != instruction.dst.count)
-      problem([&] {
-        return "reads " + countOf(instruction.src.count, "chunk") +
-               " but writes " + countOf(instruction.dst.count, "chunk");
-      });
+    if (std::string rule = checkRangeCounts(instruction); !rule.empty())
+      problem([&] { return rule; });
     checkDependencies(rank, channel, index, instruction, problem);
   }
 

@@ -995,6 +995,14 @@ void KernelEmitter::emitInstruction(Operation *op, Writer &w) {
       std::string channel = dependency.getChannelExpr()
                                 ? print(fold(op, dependency.getChannelExpr()))
                                 : std::to_string(dependency.getChannel());
+      if (Attribute end = dependency.getChannelEnd()) {
+        // Every channel of [channel, end).
+        w.open("for (int64_t c_ = " + channel + "; c_ < " +
+               print(fold(op, end)) + "; ++c_) {");
+        w.call("ch.after", {"c_", print(fold(op, dependency.getIndex()))});
+        w.close();
+        continue;
+      }
       w.call("ch.after", {channel, print(fold(op, dependency.getIndex()))});
     }
   std::vector<std::string> args;
@@ -1012,6 +1020,10 @@ void KernelEmitter::emitInstruction(Operation *op, Writer &w) {
     args.push_back(expr("dst_index", 0));
   }
   args.push_back(expr("count", 1));
+  // A reduce with fanin combines several source ranges in one pass.
+  bool many = opcode == Opcode::Reduce && op->getAttr("fanin");
+  if (many)
+    args.push_back(expr("fanin", 1));
   args.push_back(expr("step", 0));
   const char *method = "send";
   switch (opcode) {
@@ -1025,7 +1037,7 @@ void KernelEmitter::emitInstruction(Operation *op, Writer &w) {
     method = "copy";
     break;
   case Opcode::Reduce:
-    method = "reduce";
+    method = many ? "reduceMany" : "reduce";
     break;
   case Opcode::RecvReduceSend:
     method = "recvReduceSend";

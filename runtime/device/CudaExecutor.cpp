@@ -589,6 +589,9 @@ double memoryTraffic(const LaunchLayout &layout) {
           factor = 2;
           break;
         case Opcode::Reduce:
+          // dst read and written, fanin source ranges read.
+          factor = 2 + int(collc::sched::reduceFanin(in));
+          break;
         case Opcode::RecvReduceSend:
         case Opcode::RecvCopySend:
         case Opcode::RecvReduceCopy:

@@ -539,19 +539,22 @@ Status ChannelRunner::copy(const Instruction &in, uint64_t tile) {
 }
 
 Status ChannelRunner::reduce(const Instruction &in, uint64_t tile) {
-  for (uint32_t j = 0; j < in.src.count; ++j) {
-    int64_t n = sliceElements(in.src.buffer, in.src.index + j, tile);
+  // With fanin w, src is w ranges of dst.count chunks: source chunk
+  // i * dst.count + j is combined into destination chunk j, range by range.
+  for (uint32_t i = 0; i < in.src.count; ++i) {
+    uint32_t j = i % in.dst.count;
+    int64_t n = sliceElements(in.src.buffer, in.src.index + i, tile);
     int64_t holds = sliceElements(in.dst.buffer, in.dst.index + j, tile);
     if (n != holds)
       return Status(ErrorCode::PlanMismatch,
                     "combines the " + std::to_string(n) + " elements of " +
-                        describeRange({in.src.buffer, in.src.index + j, 1}) +
+                        describeRange({in.src.buffer, in.src.index + i, 1}) +
                         " in this tile into the " + std::to_string(holds) +
                         " of " +
                         describeRange({in.dst.buffer, in.dst.index + j, 1}));
     char *dst = sliceData(in.dst.buffer, in.dst.index + j, tile);
     reduceElements(state_.collective.dtype, state_.collective.reduction, dst,
-                   dst, sliceData(in.src.buffer, in.src.index + j, tile),
+                   dst, sliceData(in.src.buffer, in.src.index + i, tile),
                    size_t(n));
   }
   return Status::success();

@@ -108,12 +108,9 @@ private:
     if (collc::sched::opcodeWritesDst(in.opcode))
       if (Status s = checkRange(where, "dst", in.dst); !s.ok())
         return s;
-    if ((in.opcode == Opcode::RecvReduceCopy ||
-         in.opcode == Opcode::RecvReduceCopySend ||
-         in.opcode == Opcode::Reduce || in.opcode == Opcode::Copy) &&
-        in.src.count != in.dst.count)
+    if (std::string rule = collc::sched::checkRangeCounts(in); !rule.empty())
       return fail(where + " has src " + describeRange(in.src) + " and dst " +
-                  describeRange(in.dst) + " of different chunk counts");
+                  describeRange(in.dst) + ": " + rule);
     if (uint64_t(in.depBegin) + in.depCount > rank.dependencies.size())
       return fail(where + " has dependencies [" + std::to_string(in.depBegin) +
                   ", " + std::to_string(uint64_t(in.depBegin) + in.depCount) +

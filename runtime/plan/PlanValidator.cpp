@@ -507,12 +507,8 @@ private:
       checkRange(p, instruction.src, path + "[4]", "src");
     if (sched::opcodeWritesDst(op))
       checkRange(p, instruction.dst, path + "[5]", "dst");
-    if (sched::opcodeReadsSrc(op) && sched::opcodeWritesDst(op) &&
-        instruction.src.count != instruction.dst.count)
-      fail(path, std::string(sched::opcodeName(op)) + " reads " +
-                     countOf(instruction.src.count, "chunk") + " but writes " +
-                     countOf(instruction.dst.count, "chunk") +
-                     "; src and dst must have the same count");
+    if (std::string rule = sched::checkRangeCounts(instruction); !rule.empty())
+      fail(path, std::string(sched::opcodeName(op)) + " " + rule);
     const sched::RankProgram &rankProgram = p.ranks[size_t(rank)];
     for (uint32_t d = 0; d < instruction.depCount; ++d) {
       const sched::Dependency &dep =

@@ -186,12 +186,20 @@ def Sched_DependencyAttr : AttrDef<Sched_Dialect, "Dependency"> {
     may be an expression too, `after = [(channel "c - 2", index j)]`: it is
     then held in `channel_expr` (an expression in the scope of the
     instruction, evaluated at expansion) and `channel` is 0.
+
+    `(channel 1 to "g", index 1)` names instruction `index` of every channel
+    in [1, g) (`channel_end`, an expression evaluated at expansion; an empty
+    range names none): one instruction that joins a number of channels that
+    depends on the group size, such as a reduce that combines what several
+    channels received.
   }];
   let parameters = (ins "uint32_t":$channel, "::mlir::Attribute":$index,
-                        OptionalParameter<"::mlir::Attribute">:$channel_expr);
+                        OptionalParameter<"::mlir::Attribute">:$channel_expr,
+                        OptionalParameter<"::mlir::Attribute">:$channel_end);
   let builders = [
     AttrBuilder<(ins "uint32_t":$channel, "::mlir::Attribute":$index), [{
-      return $_get($_ctxt, channel, index, ::mlir::Attribute());
+      return $_get($_ctxt, channel, index, ::mlir::Attribute(),
+                   ::mlir::Attribute());
     }]>
   ];
   let assemblyFormat = "`<` struct(params) `>`";

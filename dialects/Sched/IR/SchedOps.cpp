@@ -454,7 +454,7 @@ static LogicalResult verifyInstruction(Operation *op) {
   std::optional<int32_t> rank = getExplicitRank(op);
 
   for (StringRef name :
-       {"from", "to", "src_index", "dst_index", "count", "step"}) {
+       {"from", "to", "src_index", "dst_index", "count", "fanin", "step"}) {
     Attribute expr = op->getAttr(name);
     StringRef what = name == "from"        ? "peer ('from')"
                      : name == "to"        ? "peer ('to')"
@@ -478,6 +478,8 @@ static LogicalResult verifyInstruction(Operation *op) {
       return op->emitOpError("chunk index ") << *value << " is negative";
     } else if (name == "count" && *value < 1) {
       return op->emitOpError("count must be at least 1, got ") << *value;
+    } else if (name == "fanin" && *value < 1) {
+      return op->emitOpError("fanin must be at least 1, got ") << *value;
     } else if (name == "step" && (*value < INT32_MIN || *value > INT32_MAX)) {
       return op->emitOpError("step ") << *value << " does not fit in 32 bits";
     }
@@ -502,6 +504,17 @@ static LogicalResult verifyInstruction(Operation *op) {
   for (Attribute attr : dependencies) {
     auto dependency = cast<DependencyAttr>(attr);
     Attribute index = dependency.getIndex();
+    if (Attribute channelEnd = dependency.getChannelEnd()) {
+      // A range of channels: evaluated, and checked, when expanded.
+      if ((dependency.getChannelExpr() &&
+           failed(verifyExpr(op, "dependency channel",
+                             dependency.getChannelExpr(), shape))) ||
+          failed(verifyExpr(op, "dependency channel range end", channelEnd,
+                            shape)) ||
+          failed(verifyExpr(op, "dependency index", index, shape)))
+        return failure();
+      continue;
+    }
     if (Attribute channelExpr = dependency.getChannelExpr()) {
       // Evaluated, and checked, when the schedule is expanded.
       if (failed(verifyExpr(op, "dependency channel", channelExpr, shape)) ||

@@ -337,15 +337,36 @@ def Sched_CopyOp : Sched_InstructionOp<"copy", "Copy", 0, 0, 1, 1> {
 }
 
 def Sched_ReduceOp : Sched_InstructionOp<"reduce", "Reduce", 0, 0, 1, 1> {
-  let summary = "reduce a chunk range into another, locally";
+  let summary = "reduce one or several chunk ranges into another, locally";
   let description = [{
     `dst = dst (op) src` over `count` chunks, with the collective's
-    reduction.
+    reduction. With `fanin = w` (default 1) the source is `w` consecutive
+    ranges of `count` chunks each, `src[i * count + j]` for `i < w`, and
+    `dst[j] = dst[j] (op) src[j] (op) src[count + j] ... (op)
+    src[(w-1) count + j]`: one pass that combines `w + 1` values, as a
+    one-shot all-reduce kernel reads all its peers' data at once. The
+    source ranges must not overlap `dst`.
   }] # Sched_CommonOperands # [{
 
     ```mlir
     sched.reduce src = scratch[0] dst = output[0]
+    // output[0..2) += scratch[0..2) + scratch[2..4) + scratch[4..6)
+    sched.reduce src = scratch[0] dst = output[0] count = 2 fanin = 3
     ```
+  }];
+  let arguments = (ins Sched_BufferKindAttr:$src, Sched_ExprAttr:$src_index,
+                       Sched_BufferKindAttr:$dst, Sched_ExprAttr:$dst_index,
+                       OptionalAttr<Sched_ExprAttr>:$count,
+                       OptionalAttr<Sched_ExprAttr>:$fanin,
+                       OptionalAttr<Sched_ExprAttr>:$step,
+                       OptionalAttr<Sched_DependencyArrayAttr>:$after);
+  let assemblyFormat = [{
+    `src` `=` custom<Chunk>($src, $src_index)
+    `dst` `=` custom<Chunk>($dst, $dst_index)
+    (`count` `=` custom<Expr>($count)^)?
+    (`fanin` `=` custom<Expr>($fanin)^)?
+    (`step` `=` custom<Expr>($step)^)?
+    (`after` `=` custom<Dependencies>($after)^)? attr-dict
   }];
 }
 

@@ -221,11 +221,16 @@ ParseResult parseDependencies(OpAsmParser &parser, ArrayAttr &dependencies) {
         channelExpr = Attribute();
       }
     }
+    // `to END`: every channel of [channel, END).
+    Attribute channelEnd;
+    if (succeeded(parser.parseOptionalKeyword("to")) &&
+        parseExpr(parser, channelEnd))
+      return failure();
     if (parser.parseComma() || parser.parseKeyword("index") ||
         parseExpr(parser, index) || parser.parseRParen())
       return failure();
-    list.push_back(
-        DependencyAttr::get(parser.getContext(), channel, index, channelExpr));
+    list.push_back(DependencyAttr::get(parser.getContext(), channel, index,
+                                       channelExpr, channelEnd));
     return success();
   };
   if (parser.parseCommaSeparatedList(OpAsmParser::Delimiter::Square, parseOne))
@@ -248,6 +253,10 @@ void printDependencies(OpAsmPrinter &printer, Operation *op,
       printExpr(printer, op, channelExpr);
     else
       printer << dependency.getChannel();
+    if (Attribute channelEnd = dependency.getChannelEnd()) {
+      printer << " to ";
+      printExpr(printer, op, channelEnd);
+    }
     printer << ", index ";
     printExpr(printer, op, dependency.getIndex());
     printer << ')';

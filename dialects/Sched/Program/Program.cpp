@@ -64,6 +64,38 @@ const char *opcodeName(Opcode opcode) {
   return "?";
 }
 
+uint32_t reduceFanin(const Instruction &in) {
+  if (in.opcode != Opcode::Reduce)
+    return 1;
+  if (in.dst.count == 0 || in.src.count == 0 ||
+      in.src.count % in.dst.count != 0)
+    return 0;
+  return in.src.count / in.dst.count;
+}
+
+static std::string chunksOf(uint32_t count) {
+  return std::to_string(count) + (count == 1 ? " chunk" : " chunks");
+}
+
+std::string checkRangeCounts(const Instruction &in) {
+  if (!opcodeReadsSrc(in.opcode) || !opcodeWritesDst(in.opcode))
+    return "";
+  std::string counts = "reads " + chunksOf(in.src.count) + " but writes " +
+                       chunksOf(in.dst.count);
+  if (in.opcode != Opcode::Reduce)
+    return in.src.count == in.dst.count ? "" : counts;
+  uint32_t fanin = reduceFanin(in);
+  if (fanin == 0)
+    return counts + " (a reduce reads a whole number of ranges of its "
+                    "destination's size, its fanin)";
+  if (fanin > 1 && in.src.buffer == in.dst.buffer &&
+      in.src.index < in.dst.index + in.dst.count &&
+      in.dst.index < in.src.index + in.src.count)
+    return "reduce with fanin " + std::to_string(fanin) +
+           " reads chunks that it writes";
+  return "";
+}
+
 int32_t Program::sendTarget(int32_t rank) const {
   if (rank < 0 || rank >= numRanks)
     return -1;

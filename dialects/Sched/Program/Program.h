@@ -53,7 +53,9 @@ enum class Opcode : uint8_t {
   Send,               ///< send src
   Recv,               ///< dst = recv
   Copy,               ///< dst = src
-  Reduce,             ///< dst = dst (op) src
+  Reduce,             ///< dst = dst (op) src; with fanin w > 1 (src holds
+                      ///< w ranges of dst.count chunks, see reduceFanin)
+                      ///< dst = dst (op) src_0 (op) ... (op) src_{w-1}
   RecvReduceSend,     ///< send (recv (op) src); nothing is stored
   RecvCopySend,       ///< dst = recv; send recv
   RecvReduceCopy,     ///< dst = recv (op) src
@@ -92,6 +94,20 @@ struct ChunkRange {
   uint32_t index = 0; ///< first chunk
   uint32_t count = 0; ///< number of chunks
 };
+
+struct Instruction;
+
+/// The number of source ranges a reduce combines into dst in one pass: its
+/// src holds fanin consecutive ranges of dst.count chunks (1 for a plain
+/// reduce and for every other opcode). 0 when src.count is not a positive
+/// multiple of dst.count (a malformed reduce).
+uint32_t reduceFanin(const Instruction &in);
+
+/// Whether the instruction's src and dst counts agree: equal for every
+/// opcode that reads src and writes dst, except reduce, whose src may hold
+/// several ranges of dst.count chunks (reduceFanin). Returns "" or the
+/// rule broken.
+std::string checkRangeCounts(const Instruction &in);
 
 /// An instruction on another channel of the same rank that must complete
 /// before this one starts.

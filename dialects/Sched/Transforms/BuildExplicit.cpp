@@ -33,13 +33,10 @@ collc::sched::buildExplicitSchedule(OpBuilder &builder, Location loc,
   for (auto [rankId, rank] : llvm::enumerate(program.ranks))
     for (auto [channelId, channel] : llvm::enumerate(rank.channels))
       for (auto [index, in] : llvm::enumerate(channel.instructions))
-        if (opcodeReadsSrc(in.opcode) && opcodeWritesDst(in.opcode) &&
-            in.src.count != in.dst.count)
+        if (std::string rule = checkRangeCounts(in); !rule.empty())
           return emitError(loc)
                  << "instruction " << index << " of rank " << rankId
-                 << ", channel " << channelId << " (" << opcodeName(in.opcode)
-                 << ") reads " << in.src.count << " chunks but writes "
-                 << in.dst.count << "; sched instructions move equal ranges";
+                 << ", channel " << channelId << ": " << rule;
 
   // send_recv: the single pair as root and peer, any other permutation as
   // a send_to table.
@@ -83,7 +80,10 @@ collc::sched::buildExplicitSchedule(OpBuilder &builder, Location loc,
       builder.setInsertionPointToEnd(&channelOp.getBody().emplaceBlock());
       for (const Instruction &in : channel.instructions) {
         uint32_t chunks =
-            opcodeReadsSrc(in.opcode) ? in.src.count : in.dst.count;
+            opcodeReadsSrc(in.opcode) && !(in.opcode == Opcode::Reduce)
+                ? in.src.count
+                : in.dst.count;
+        uint32_t fanin = reduceFanin(in);
         Attribute count = chunks == 1 ? Attribute() : integer(chunks);
         Attribute step = in.step == 0 ? Attribute() : integer(in.step);
         ArrayAttr after;
@@ -113,6 +113,7 @@ collc::sched::buildExplicitSchedule(OpBuilder &builder, Location loc,
           break;
         case Opcode::Reduce:
           builder.create<ReduceOp>(loc, src, srcIndex, dst, dstIndex, count,
+                                   fanin == 1 ? Attribute() : integer(fanin),
                                    step, after);
           break;
         case Opcode::RecvReduceSend:

@@ -30,12 +30,15 @@ struct CompiledInstruction {
   Buffer src = Buffer::Input, dst = Buffer::Input;
   CompiledExpr from, to, srcIndex, dstIndex;
   CompiledExpr count = CompiledExpr::constant(1);
+  CompiledExpr fanin = CompiledExpr::constant(1); ///< reduce: source ranges
   CompiledExpr step = CompiledExpr::constant(0);
   struct Dependency {
     uint32_t channel;
     CompiledExpr index;
     bool hasChannelExpr = false; ///< channel given by channelExpr
     CompiledExpr channelExpr;
+    bool hasChannelEnd = false; ///< every channel of [channel, channelEnd)
+    CompiledExpr channelEnd;
   };
   llvm::SmallVector<Dependency, 1> dependencies;
 };
@@ -149,6 +152,8 @@ private:
     }
     if (Attribute count = op->getAttr("count"))
       result.count = compile(count);
+    if (Attribute fanin = op->getAttr("fanin"))
+      result.fanin = compile(fanin);
     if (Attribute step = op->getAttr("step"))
       result.step = compile(step);
     if (auto after = op->getAttrOfType<ArrayAttr>("after"))
@@ -159,6 +164,10 @@ private:
         if (Attribute channelExpr = dependency.getChannelExpr()) {
           compiled.hasChannelExpr = true;
           compiled.channelExpr = compile(channelExpr);
+        }
+        if (Attribute channelEnd = dependency.getChannelEnd()) {
+          compiled.hasChannelEnd = true;
+          compiled.channelEnd = compile(channelEnd);
         }
         result.dependencies.push_back(std::move(compiled));
       }
@@ -364,9 +373,10 @@ private:
 
   LogicalResult emit(const CompiledInstruction &source) {
     Operation *op = source.op;
-    int64_t step, count;
+    int64_t step, count, fanin;
     if (failed(evaluate(source.step, "step", op, step)) ||
-        failed(evaluate(source.count, "count", op, count)))
+        failed(evaluate(source.count, "count", op, count)) ||
+        failed(evaluate(source.fanin, "fanin", op, fanin)))
       return failure();
     if (step < std::numeric_limits<int32_t>::min() ||
         step > std::numeric_limits<int32_t>::max())
@@ -380,6 +390,13 @@ private:
     if (count < 1)
       return fail(op, "count " + std::to_string(count) + where() +
                           " is not positive");
+    if (fanin < 1)
+      return fail(op, "fanin " + std::to_string(fanin) + where() +
+                          " is not positive");
+    if (count > std::numeric_limits<int32_t>::max() / fanin)
+      return fail(op, "fanin " + std::to_string(fanin) + " x count " +
+                          std::to_string(count) + where() +
+                          " does not fit in 32 bits");
 
     Instruction instruction;
     instruction.opcode = source.opcode;
@@ -401,7 +418,7 @@ private:
       return success();
     };
     auto range = [&](const CompiledExpr &expr, const char *what, Buffer buffer,
-                     ChunkRange &result) -> LogicalResult {
+                     ChunkRange &result, int64_t count) -> LogicalResult {
       int64_t index;
       if (failed(evaluate(expr, what, op, index)))
         return failure();
@@ -422,16 +439,17 @@ private:
     if (source.hasFrom && failed(peer(source.from, "peer ('from')",
                                       "receives from", instruction.recvPeer)))
       return failure();
-    if (source.hasSrc && failed(range(source.srcIndex, "source index",
-                                      source.src, instruction.src)))
+    // A reduce with fanin w reads w consecutive ranges of count chunks.
+    if (source.hasSrc &&
+        failed(range(source.srcIndex, "source index", source.src,
+                     instruction.src, count * fanin)))
       return failure();
     if (source.hasDst && failed(range(source.dstIndex, "destination index",
-                                      source.dst, instruction.dst)))
+                                      source.dst, instruction.dst, count)))
       return failure();
 
     RankProgram &rankProgram = program.ranks[rank];
     instruction.depBegin = rankProgram.dependencies.size();
-    instruction.depCount = source.dependencies.size();
     for (const auto &dependency : source.dependencies) {
       int64_t index;
       if (failed(evaluate(dependency.index, "dependency index", op, index)))
@@ -451,18 +469,35 @@ private:
                               std::to_string(kMaxChannels) + ")");
         target = static_cast<uint32_t>(value);
       }
-      if (target == channelId)
-        return fail(op, "instruction" + where() +
-                            " depends on its own channel " +
-                            std::to_string(target) +
-                            "; a channel's instructions already run in order");
-      pending.push_back({op, channelId,
-                         static_cast<uint32_t>(stream->instructions.size()),
-                         target, static_cast<uint64_t>(index)});
-      rankProgram.dependencies.push_back(
-          {target,
-           static_cast<uint32_t>(std::min<int64_t>(index, UINT32_MAX))});
+      uint32_t end = target + 1;
+      if (dependency.hasChannelEnd) {
+        int64_t value;
+        if (failed(evaluate(dependency.channelEnd,
+                            "dependency channel range end", op, value)))
+          return failure();
+        if (value > kMaxChannels)
+          return fail(
+              op, "dependency channel range [" + std::to_string(target) + ", " +
+                      std::to_string(value) + ")" + where() +
+                      " goes past channel " + std::to_string(kMaxChannels - 1));
+        end = static_cast<uint32_t>(std::max<int64_t>(value, target));
+      }
+      for (uint32_t channel = target; channel < end; ++channel) {
+        if (channel == channelId)
+          return fail(op,
+                      "instruction" + where() + " depends on its own channel " +
+                          std::to_string(channel) +
+                          "; a channel's instructions already run in order");
+        pending.push_back({op, channelId,
+                           static_cast<uint32_t>(stream->instructions.size()),
+                           channel, static_cast<uint64_t>(index)});
+        rankProgram.dependencies.push_back(
+            {channel,
+             static_cast<uint32_t>(std::min<int64_t>(index, UINT32_MAX))});
+      }
     }
+    instruction.depCount =
+        uint32_t(rankProgram.dependencies.size() - instruction.depBegin);
     if (++instructionCount > options.maxInstructions)
       return fail(op, "expansion exceeds the limit of " +
                           std::to_string(options.maxInstructions) +

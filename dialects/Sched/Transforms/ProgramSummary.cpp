@@ -25,10 +25,13 @@ void collc::sched::printInstruction(llvm::raw_ostream &os,
   if (opcodeWritesDst(opcode))
     os << " dst = " << bufferName(instruction.dst.buffer) << '['
        << instruction.dst.index << ']';
-  uint32_t count =
-      opcodeReadsSrc(opcode) ? instruction.src.count : instruction.dst.count;
+  uint32_t count = opcodeReadsSrc(opcode) && opcode != Opcode::Reduce
+                       ? instruction.src.count
+                       : instruction.dst.count;
   if (count != 1)
     os << " count = " << count;
+  if (uint32_t fanin = reduceFanin(instruction); fanin > 1)
+    os << " fanin = " << fanin;
   if (instruction.step != 0)
     os << " step = " << instruction.step;
   if (instruction.depCount) {

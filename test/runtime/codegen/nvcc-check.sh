@@ -50,12 +50,19 @@ declare -A files=(
   # Recursive doubling (geometric loops) is the other all_reduce; --algo
   # names one algorithm per collective, hence a program of its own.
   [doubling]="--collective all_reduce --bytes 1KiB --algo recursive_doubling"
+  # A reduce with fanin (reduceMany) and channel-range dependencies, on two
+  # nodes.
+  [oneshot]="--collective all_reduce --bytes 1KiB --algo hierarchical_one_shot"
 )
-for name in kernels doubling; do
+declare -A topos=([kernels]="$topo" [doubling]="$topo"
+  [oneshot]="$root/test/runtime/Inputs/topologies/2x4.json")
+for name in kernels doubling oneshot; do
   # shellcheck disable=SC2086
-  "$collc" ${files[$name]} --topo "$topo" --emit=cuda -o "$work/$name.cu"
+  "$collc" ${files[$name]} --topo "${topos[$name]}" --emit=cuda \
+    -o "$work/$name.cu"
   # shellcheck disable=SC2086
-  "$collc" ${files[$name]} --topo "$topo" --emit=fatbin --cuda-arch=sm_90 \
+  "$collc" ${files[$name]} --topo "${topos[$name]}" --emit=fatbin \
+    --cuda-arch=sm_90 \
     --nvcc "$nvcc" --cuda-include "$root/runtime/include" \
     -o "$work/$name.fatbin"
   size=$(stat -c %s "$work/$name.fatbin")

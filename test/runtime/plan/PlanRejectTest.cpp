@@ -144,6 +144,18 @@ std::vector<Case> cases() {
       {"src and dst sizes", kRing,
        [](Json &j) { instruction(j, 0, 0, 2)[5] = {"output", 1, 2}; },
        at(0, 0, 2), "reads 1 chunk but writes 2 chunks"},
+      {"reduce fanin", kRing,
+       [](Json &j) {
+         instruction(j, 0, 0, 0) = {"reduce",
+                                    0,
+                                    -1,
+                                    -1,
+                                    Json::array({"input", 0, 3}),
+                                    Json::array({"output", 0, 2})};
+       },
+       R0,
+       "reduce reads 3 chunks but writes 2 chunks (a reduce reads a whole "
+       "number of ranges of its destination's size, its fanin)"},
       {"peer out of range", kRing,
        [](Json &j) { instruction(j, 0, 0, 0)[2] = 5; }, R0 + "[2]",
        "send_peer 5 is outside the group's ranks 0..2"},

@@ -222,3 +222,31 @@ TEST(ClosedFormTest, MaxMinFairSharesByProgressiveFilling) {
 }
 
 } // namespace
+
+/// A reduce with fanin w reads its w source ranges and reads and writes
+/// its destination once: (w + 2) x the destination's bytes of memory
+/// traffic, where w plain reduces move 3 w x (docs/simulator.md).
+TEST(ClosedFormTest, ReduceWithFaninPassesOverMemoryOnce) {
+  const double memory = 1000e9; // bytes/s
+  auto topology = parse(meshTopology(2, "[[0, 1, 1]]", 10, 1, 1000));
+  ASSERT_TRUE(topology);
+  const int64_t elements = int64_t(1) << 20; // 4 MiB of floats, 4 chunks
+  const double chunk = double(elements) * 4 / 4;
+  // all_reduce of 4 chunks per rank: output[0] += output[1..4) in one pass.
+  Program program = makeProgram(Collective::AllReduce, 2, 4);
+  Instruction fold = make(Opcode::Reduce, -1, -1, output(1, 3), output(0), 0);
+  ASSERT_EQ(sched::reduceFanin(fold), 3u);
+  add(program, 0, 0, fold);
+  SimResult result = simulate(program, elements, 4, *topology, identity(2));
+  ASSERT_TRUE(result.ok()) << result.error;
+  EXPECT_NEAR(endOf(result, program, 0, 0, 0), kFixed + 5 * chunk / memory,
+              1e-12);
+  EXPECT_NEAR(result.memoryBytes[0], 5 * chunk, 1);
+  // The same sum as three reduces: 9 chunks of traffic, three fixed costs.
+  Program three = makeProgram(Collective::AllReduce, 2, 4);
+  for (uint32_t i = 1; i < 4; ++i)
+    add(three, 0, 0, make(Opcode::Reduce, -1, -1, output(i), output(0), 0));
+  SimResult serial = simulate(three, elements, 4, *topology, identity(2));
+  ASSERT_TRUE(serial.ok()) << serial.error;
+  EXPECT_NEAR(serial.totalTime, 3 * kFixed + 9 * chunk / memory, 1e-12);
+}

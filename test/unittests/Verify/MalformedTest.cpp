@@ -54,7 +54,25 @@ TEST(MalformedTest, OpcodeFields) {
                       "rank 0 channel 0 step 1 (instruction 1: reduce): writes "
                       "no chunks (an empty output range)",
                       "rank 0 channel 0 step 1 (instruction 1: reduce): reads "
-                      "1 chunk but writes 0 chunks"}));
+                      "1 chunk but writes 0 chunks (a reduce reads a whole "
+                      "number of ranges of its destination's size, its "
+                      "fanin)"}));
+}
+
+// A reduce's source may be several ranges of its destination's size (its
+// fanin), never a partial one, and never overlapping what it writes.
+TEST(MalformedTest, ReduceFanin) {
+  Program program = makeProgram(Collective::AllReduce, 1, 4);
+  add(program, 0, 0, copy(input(0, 4), output(0, 4), 0));
+  add(program, 0, 0, reduce(input(0, 3), output(0, 2), 1));
+  add(program, 0, 0, reduce(output(0, 4), output(2, 2), 2));
+  EXPECT_EQ(messages(verify(program)),
+            Messages({"rank 0 channel 0 step 1 (instruction 1: reduce): reads "
+                      "3 chunks but writes 2 chunks (a reduce reads a whole "
+                      "number of ranges of its destination's size, its "
+                      "fanin)",
+                      "rank 0 channel 0 step 2 (instruction 2: reduce): reduce "
+                      "with fanin 2 reads chunks that it writes"}));
 }
 
 TEST(MalformedTest, Dependencies) {

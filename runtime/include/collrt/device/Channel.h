@@ -219,6 +219,11 @@ using AvgOp = SumOp;
 ///               int64_t dstIndex, int64_t count, int64_t step);
 ///     void reduce(BufferKind src, int64_t srcIndex, BufferKind dst,
 ///                 int64_t dstIndex, int64_t count, int64_t step);
+///     // reduce with fanin: src is fanin ranges of count chunks, all
+///     // combined into dst in one pass (sched.reduce's `fanin`).
+///     void reduceMany(BufferKind src, int64_t srcIndex, BufferKind dst,
+///                     int64_t dstIndex, int64_t count, int64_t fanin,
+///                     int64_t step);
 ///     void recvReduceSend(int64_t from, int64_t to, BufferKind src,
 ///                         int64_t srcIndex, int64_t count, int64_t step);
 ///     void recvCopySend(int64_t from, int64_t to, BufferKind dst,
@@ -236,7 +241,8 @@ using AvgOp = SumOp;
 ///   };
 ///
 /// (all members COLLRT_DEVICE). `count` is the number of chunks of both
-/// src and dst, as in sched::Instruction.
+/// src and dst, as in sched::Instruction (reduceMany: of dst, and of each of
+/// its fanin source ranges).
 template <typename T, typename Op> class Channel;
 
 } // namespace dev

@@ -211,6 +211,82 @@ public:
                             int64_t dstIndex, int64_t count, int64_t step) {
     execute(kReduce, -1, -1, src, srcIndex, dst, dstIndex, count, step);
   }
+  /// reduce with fanin: dst[j] = dst[j] (op) src[j] (op) src[count + j]
+  /// ... (op) src[(fanin - 1) count + j] for j < count, in one pass over
+  /// dst (sched.reduce's `fanin`; the sources must not overlap dst).
+  COLLRT_DEVICE_CALL void reduceMany(BufferKind src, int64_t srcIndex,
+                                     BufferKind dst, int64_t dstIndex,
+                                     int64_t count, int64_t fanin,
+                                     int64_t step) {
+    if (fanin == 1) {
+      execute(kReduce, -1, -1, src, srcIndex, dst, dstIndex, count, step);
+      return;
+    }
+    if (aborted_) {
+      ++done_;
+      return;
+    }
+    opcode_ = kReduce;
+    step_ = step;
+    peer_ = -1;
+    if (fanin < 1 || count < 1 || !rangeOk(src, srcIndex, count * fanin) ||
+        !rangeOk(dst, dstIndex, count)) {
+      if (!aborted_)
+        fail(wait::ChunkRange, uint64_t(count * fanin));
+      ++done_;
+      return;
+    }
+    if (src == dst && srcIndex < dstIndex + count &&
+        dstIndex < srcIndex + count * fanin) {
+      fail(wait::ChunkRange, (uint64_t(uint32_t(src)) << 40) |
+                                 uint64_t(srcIndex + count * fanin));
+      ++done_;
+      return;
+    }
+    for (int64_t j = 0; j < count; ++j) {
+      int64_t n = sliceElements(dst, dstIndex + j);
+      bool aligned =
+          (reinterpret_cast<uintptr_t>(sliceData(dst, dstIndex + j)) & 15) == 0;
+      for (int64_t i = 0; i < fanin; ++i) {
+        int64_t other = sliceElements(src, srcIndex + i * count + j);
+        if (other != n) {
+          fail(wait::SliceMismatch, (uint64_t(j) << 32) | uint64_t(other));
+          ++done_;
+          return;
+        }
+        aligned = aligned && (reinterpret_cast<uintptr_t>(
+                                  sliceData(src, srcIndex + i * count + j)) &
+                              15) == 0;
+      }
+      char *d = sliceData(dst, dstIndex + j);
+      int64_t bytes = n * kE, start = 0;
+      if (aligned) {
+        int64_t packs = bytes / 16;
+        for (int64_t p = B::tid(); p < packs; p += B::nthreads()) {
+          Pack16 v = B::load16(d + 16 * p);
+          for (int64_t i = 0; i < fanin; ++i)
+            v = combinePack(
+                v,
+                B::load16(sliceData(src, srcIndex + i * count + j) + 16 * p));
+          B::store16(d + 16 * p, v);
+        }
+        start = packs * 16;
+      }
+      int64_t words = (bytes + 7) / 8;
+      for (int64_t w = start / 8 + B::tid(); w < words; w += B::nthreads()) {
+        int64_t len = bytes - 8 * w < 8 ? bytes - 8 * w : 8;
+        uint64_t v = loadPartial(d + 8 * w, len);
+        for (int64_t i = 0; i < fanin; ++i)
+          v = combineWord(
+              v,
+              loadPartial(sliceData(src, srcIndex + i * count + j) + 8 * w,
+                          len),
+              len);
+        storePartial(d + 8 * w, v, len);
+      }
+    }
+    complete();
+  }
   COLLRT_DEVICE void recvReduceSend(int64_t from, int64_t to, BufferKind src,
                                     int64_t srcIndex, int64_t count,
                                     int64_t step) {
