@@ -155,6 +155,14 @@ Status runCollective(Transport &transport, ExecutorState &state,
             ChannelRunner(run, 0, state.staging[0]).run();
         });
   }
+  // Messages left in this rank's buffers for single copy (Transport.h's
+  // trySendParts) must be read before the buffers go back to the caller.
+  if (!run.failed())
+    if (Status s = transport.flushSends(request.deadline); !s.ok())
+      run.fail(Status(s.code(), rank + ": " + layout.collectiveName +
+                                    ": waiting for the receivers to read "
+                                    "this rank's buffers: " +
+                                    s.message()));
   if (run.failed()) {
     // A failed communicator does not run again: let its threads go now.
     state.pool.shutdown();

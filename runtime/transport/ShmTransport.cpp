@@ -12,6 +12,17 @@
 // drops; rank 0 tells everyone), which tryRecv/trySend consult when they
 // cannot progress and checkPeers always.
 //
+// Single copy (cross-memory attach). At creation the ranks probe whether
+// each can read the others' memory with process_vm_readv (Open MPI's CMA
+// path; every rank allows it with prctl(PR_SET_PTRACER_ANY)). A message
+// sent with trySendParts(stable) whose parts after the header add up to at
+// least the threshold (COLLC_SHM_SINGLE_COPY, 64 KiB by default) then puts
+// only the header and the parts' addresses into the slot; the receiver
+// copies the parts straight from the sender's memory (readRecv) and
+// releases the slot, and the sender's flushSends waits for that release.
+// Where the probe failed, describe() says with whom and why, and those
+// messages go through the slots as before.
+//
 //===----------------------------------------------------------------------===//
 #include "Agreement.h"
 #include "MemoryRegistry.h"
@@ -22,16 +33,23 @@
 
 #include <fcntl.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
+#include <climits>
+#include <cstdlib>
 #include <cstring>
 #include <map>
 #include <mutex>
 #include <random>
+#include <sstream>
+#include <thread>
 
 namespace collrt {
 
@@ -50,11 +68,87 @@ struct SegmentHeader {
   uint64_t stride;
   alignas(kLine) std::atomic<uint64_t> head; // advanced by the receiver
   alignas(kLine) std::atomic<uint64_t> tail; // advanced by the sender
+  /// Set by an aborting sender before its buffers go back to its caller: a
+  /// receiver that read parts in place checks it after reading.
+  alignas(kLine) std::atomic<uint64_t> senderAborted;
 };
 static_assert(std::atomic<uint64_t>::is_always_lock_free,
               "shared-memory rings need lock-free 64-bit atomics");
 
 size_t headerBytes() { return roundUp(sizeof(SegmentHeader), kLine); }
+
+/// A slot's size word with this bit holds a message whose parts after the
+/// first stayed in the sender's memory. The slot then holds: the inline
+/// bytes' count, the count of parts in place, (address, bytes) of each,
+/// then the inline bytes.
+constexpr uint64_t kInPlace = 1ull << 63;
+size_t inPlaceSlotBytes(size_t parts, size_t inlineBytes) {
+  return 16 + 16 * parts + inlineBytes;
+}
+
+/// COLLC_SHM_SINGLE_COPY: "off" (or 0) or the smallest payload moved by
+/// single copy, in bytes with an optional K, M or G (powers of 1024).
+constexpr size_t kDefaultSingleCopyBytes = 64 << 10;
+bool parseSingleCopy(const char *text, size_t *threshold, std::string *error) {
+  std::string v = text ? text : "";
+  if (v.empty()) {
+    *threshold = kDefaultSingleCopyBytes;
+    return true;
+  }
+  if (v == "off" || v == "0") {
+    *threshold = 0;
+    return true;
+  }
+  char *end = nullptr;
+  errno = 0;
+  unsigned long long n = std::strtoull(v.c_str(), &end, 10);
+  unsigned long long unit = 1;
+  std::string suffix = end ? end : "";
+  if (suffix == "K" || suffix == "KiB")
+    unit = 1ull << 10;
+  else if (suffix == "M" || suffix == "MiB")
+    unit = 1ull << 20;
+  else if (suffix == "G" || suffix == "GiB")
+    unit = 1ull << 30;
+  else if (!suffix.empty())
+    unit = 0;
+  if (end == v.c_str() || errno || unit == 0 || n == 0 ||
+      n > (1ull << 40) / unit) {
+    *error = "COLLC_SHM_SINGLE_COPY='" + v +
+             "' must be 'off' or a size in bytes (65536, 64K, 1M)";
+    return false;
+  }
+  *threshold = size_t(n * unit);
+  return true;
+}
+
+std::string formatSize(size_t bytes) {
+  if (bytes >= (1u << 20) && bytes % (1u << 20) == 0)
+    return std::to_string(bytes >> 20) + " MiB";
+  if (bytes >= 1024 && bytes % 1024 == 0)
+    return std::to_string(bytes >> 10) + " KiB";
+  return std::to_string(bytes) + " bytes";
+}
+
+/// Why process_vm_readv failed, for a person.
+std::string explainReadError(int err) {
+  std::string why = std::strerror(err);
+  switch (err) {
+  case EPERM:
+    return why + " (this process may not read the other's memory: a "
+                 "container's seccomp profile or the ptrace rules "
+                 "(/proc/sys/kernel/yama/ptrace_scope, different users) "
+                 "forbid it)";
+  case ENOSYS:
+    return why + " (the kernel or a seccomp profile offers no "
+                 "process_vm_readv: CONFIG_CROSS_MEMORY_ATTACH)";
+  case ESRCH:
+    return why + " (no such process here: the ranks are in different PID "
+                 "namespaces, e.g. containers)";
+  default:
+    return why;
+  }
+}
 size_t sizesBytes(uint64_t slots) { return roundUp(slots * 8, kLine); }
 
 /// Bytes of a ring of `slots` x `slotBytes`; 0 when it overflows.
@@ -100,15 +194,65 @@ public:
     return true;
   }
 
+  /// Sender side: the concatenation of `parts` (fits the slot), or, with
+  /// `inPlace`, parts[0] and the addresses of the others.
+  bool tryPushParts(const MessagePart *parts, size_t count, bool inPlace) {
+    uint64_t head = header_->head.load(std::memory_order_acquire);
+    if (localTail_ - head >= header_->slots)
+      return false;
+    uint64_t idx = localTail_ % header_->slots;
+    char *slot = data_ + idx * header_->stride;
+    uint64_t size = 0;
+    if (inPlace) {
+      uint64_t words[2] = {parts[0].bytes, count - 1};
+      std::memcpy(slot, words, sizeof words);
+      for (size_t i = 1; i < count; ++i) {
+        uint64_t ref[2] = {uint64_t(reinterpret_cast<uintptr_t>(parts[i].data)),
+                           parts[i].bytes};
+        std::memcpy(slot + 16 * i, ref, sizeof ref);
+      }
+      char *at = slot + 16 * count;
+      if (parts[0].bytes)
+        std::memcpy(at, parts[0].data, parts[0].bytes);
+      for (size_t i = 0; i < count; ++i)
+        size += parts[i].bytes;
+      size |= kInPlace;
+    } else {
+      for (size_t i = 0; i < count; ++i) {
+        if (parts[i].bytes)
+          std::memcpy(slot + size, parts[i].data, parts[i].bytes);
+        size += parts[i].bytes;
+      }
+    }
+    sizes_[idx] = size;
+    ++localTail_;
+    header_->tail.store(localTail_, std::memory_order_release);
+    return true;
+  }
+  /// Sender side: messages pushed so far, and how many the receiver freed.
+  uint64_t pushed() const { return localTail_; }
+  uint64_t freed() const {
+    return header_->head.load(std::memory_order_acquire);
+  }
+  void markSenderAborted() {
+    header_->senderAborted.store(1, std::memory_order_seq_cst);
+  }
+  bool senderAborted() const {
+    std::atomic_thread_fence(std::memory_order_seq_cst);
+    return header_->senderAborted.load(std::memory_order_seq_cst) != 0;
+  }
+
   // Receiver side.
-  bool front(const void **data, size_t *bytes) const {
+  /// The oldest message: its slot and size word (kInPlace may be set).
+  bool frontRaw(const char **slot, uint64_t *word) const {
     if (localHead_ == header_->tail.load(std::memory_order_acquire))
       return false;
     uint64_t idx = localHead_ % header_->slots;
-    *data = data_ + idx * header_->stride;
-    *bytes = sizes_[idx];
+    *slot = data_ + idx * header_->stride;
+    *word = sizes_[idx];
     return true;
   }
+  uint64_t head() const { return localHead_; }
   bool pop() {
     if (localHead_ == header_->tail.load(std::memory_order_acquire))
       return false;
@@ -141,6 +285,7 @@ public:
   }
 
   const char *name() const override { return "shm"; }
+  std::string describe() const override;
   int32_t rank() const override { return bootstrap_.rank(); }
   int32_t worldSize() const override { return bootstrap_.worldSize(); }
 
@@ -159,10 +304,45 @@ public:
   Status tryRecv(const ConnectionKey &from, const void **data, size_t *bytes,
                  bool *ready) override;
   Status releaseRecv(const ConnectionKey &from) override;
+  Status trySendParts(const ConnectionKey &to, const MessagePart *parts,
+                      size_t count, bool stable, bool *posted) override;
+  Status flushSends(Deadline deadline) override;
+  Status tryRecvPrefix(const ConnectionKey &from, const void **data,
+                       size_t *inlineBytes, size_t *bytes,
+                       bool *ready) override;
+  Status readRecv(const ConnectionKey &from, size_t offset, void *dst,
+                  size_t bytes) override;
   Status checkPeers() override;
   void abort(const std::string &reason) override;
 
+  /// Collective (createShmTransport): which peers can read this rank's
+  /// memory and whose this rank can read.
+  Status probeSingleCopy(Deadline deadline);
+
 private:
+  /// A received message as the slot holds it.
+  struct Incoming {
+    const char *inlineData = nullptr;
+    size_t inlineBytes = 0;
+    size_t bytes = 0;
+    /// (address, bytes) pairs of the parts left in the sender's memory.
+    const char *refs = nullptr;
+    size_t refCount = 0;
+  };
+  /// The receiving side of a connection: its ring, and the message fetched
+  /// whole for tryRecv when its parts were left in place.
+  struct Receiving {
+    std::unique_ptr<Segment> segment;
+    std::vector<char> fetched;
+    uint64_t fetchedHead = UINT64_MAX;
+  };
+  bool front(Receiving &r, Incoming *m) const;
+  /// Copies bytes [offset, offset + bytes) of the message's in-place part
+  /// (offsets from the message's start) from the sender's memory.
+  Status readInPlace(const ConnectionKey &from, const Incoming &m,
+                     size_t offset, char *dst, size_t bytes);
+  Status findRecv(const char *what, const ConnectionKey &key, Receiving **r);
+
   std::string here() const {
     return "shm transport, rank " + std::to_string(rank());
   }
@@ -200,8 +380,23 @@ private:
   uint64_t generation_ = 0;
   std::vector<ConnectionSpec> connectedSpecs_;
   ConnectionSpec spec_;
+  /// Guards sends_ against connect() replacing it while abort() marks it.
+  std::mutex sendsMutex_;
   std::map<ConnectionKey, std::unique_ptr<Segment>> sends_;
-  std::map<ConnectionKey, std::unique_ptr<Segment>> recvs_;
+  std::map<ConnectionKey, Receiving> recvs_;
+  /// Per send connection: the message count after the last one whose parts
+  /// stayed in place (flushSends waits until the receiver freed as many).
+  std::map<ConnectionKey, uint64_t> inPlaceSent_;
+  /// Single copy: the smallest payload left in place (0: off), the
+  /// setting as given, and per world rank its pid, whether this rank reads
+  /// its memory, whether it reads this rank's, and why not.
+  size_t singleCopyBytes_ = kDefaultSingleCopyBytes;
+  std::string singleCopySetting_;
+  bool probed_ = false;
+  uint64_t probeToken_ = 0;
+  std::vector<int64_t> pids_;
+  std::vector<bool> canRead_, readsMe_;
+  std::vector<std::string> cannotRead_, cannotReadMe_;
   std::atomic<bool> aborted_{false};
   mutable std::mutex abortMutex_;
   std::string abortReason_;
@@ -230,10 +425,10 @@ Status ShmTransport::checkLocal(const ConnectionSpec &spec) const {
                           "': shared memory connects ranks of one host (use "
                           "the tcp transport)");
   for (const auto &entry : recvs_)
-    if (entry.second->unreleased() > 0)
+    if (entry.second.segment->unreleased() > 0)
       return Status(ErrorCode::InvalidArgument,
                     here() + ": connect while " +
-                        std::to_string(entry.second->unreleased()) +
+                        std::to_string(entry.second.segment->unreleased()) +
                         " message(s) from peer " +
                         std::to_string(entry.first.peer) + " on channel " +
                         std::to_string(entry.first.channel) +
@@ -300,6 +495,7 @@ Status ShmTransport::createReceiveSegments(
     header->slotBytes = spec.slotBytes;
     header->stride = roundUp(spec.slotBytes, kLine);
     header->head.store(0, std::memory_order_relaxed);
+    header->senderAborted.store(0, std::memory_order_relaxed);
     header->tail.store(0, std::memory_order_release);
     (*created)[key] = std::make_unique<Segment>(name, base, bytes);
   }
@@ -367,8 +563,12 @@ Status ShmTransport::connect(const ConnectionSpec &spec, Deadline deadline) {
   }
   ++generation_;
   connectedSpecs_.clear();
-  sends_.clear();
+  {
+    std::lock_guard<std::mutex> lock(sendsMutex_);
+    sends_.clear();
+  }
   recvs_.clear();
+  inPlaceSent_.clear();
   std::map<ConnectionKey, std::unique_ptr<Segment>> created, opened;
   Status local = createReceiveSegments(spec, &created);
   // Every receiver created its rings before any sender opens one.
@@ -384,8 +584,15 @@ Status ShmTransport::connect(const ConnectionSpec &spec, Deadline deadline) {
       ::shm_unlink(entry.second->name().c_str());
     return outcome;
   }
-  sends_ = std::move(opened);
-  recvs_ = std::move(created);
+  {
+    std::lock_guard<std::mutex> lock(sendsMutex_);
+    sends_ = std::move(opened);
+    if (aborted_.load(std::memory_order_acquire))
+      for (auto &entry : sends_)
+        entry.second->markSenderAborted();
+  }
+  for (auto &entry : created)
+    recvs_[entry.first].segment = std::move(entry.second);
   spec_ = spec;
   connectedSpecs_ = std::move(all);
   return Status::success();
@@ -393,56 +600,276 @@ Status ShmTransport::connect(const ConnectionSpec &spec, Deadline deadline) {
 
 Status ShmTransport::trySend(const ConnectionKey &to, const void *data,
                              size_t bytes, bool *posted) {
-  *posted = false;
+  MessagePart part{data, bytes};
+  return trySendParts(to, &part, 1, false, posted);
+}
+
+Status ShmTransport::findRecv(const char *what, const ConnectionKey &key,
+                              Receiving **r) {
   if (Status s = abortedStatus(); !s.ok())
     return s;
-  auto it = sends_.find(to);
-  if (it == sends_.end())
-    return unknown("trySend to", to);
-  if (bytes > spec_.slotBytes)
-    return Status(
-        ErrorCode::InvalidArgument,
-        here() + ": trySend of " + std::to_string(bytes) + " bytes to peer " +
-            std::to_string(to.peer) + " on channel " +
-            std::to_string(to.channel) +
-            " exceeds slotBytes = " + std::to_string(spec_.slotBytes));
-  if (bytes > 0 && !data)
-    return Status(ErrorCode::InvalidArgument, here() + ": trySend of " +
-                                                  std::to_string(bytes) +
-                                                  " bytes from a null pointer");
-  *posted = it->second->tryPush(data, bytes);
-  if (!*posted)
-    return bootstrap_.checkPeers();
+  auto it = recvs_.find(key);
+  if (it == recvs_.end())
+    return unknown(what, key);
+  *r = &it->second;
+  return Status::success();
+}
+
+bool ShmTransport::front(Receiving &r, Incoming *m) const {
+  const char *slot = nullptr;
+  uint64_t word = 0;
+  if (!r.segment->frontRaw(&slot, &word))
+    return false;
+  *m = Incoming();
+  m->bytes = size_t(word & ~kInPlace);
+  if (!(word & kInPlace)) {
+    m->inlineData = slot;
+    m->inlineBytes = m->bytes;
+    return true;
+  }
+  uint64_t words[2];
+  std::memcpy(words, slot, sizeof words);
+  m->inlineBytes = size_t(words[0]);
+  m->refCount = size_t(words[1]);
+  m->refs = slot + 16;
+  m->inlineData = slot + 16 + 16 * m->refCount;
+  return true;
+}
+
+Status ShmTransport::readInPlace(const ConnectionKey &from, const Incoming &m,
+                                 size_t offset, char *dst, size_t bytes) {
+  // The in-place parts cover [inlineBytes, m.bytes) of the message.
+  std::vector<iovec> remote;
+  size_t at = m.inlineBytes, end = offset + bytes;
+  for (size_t i = 0; i < m.refCount && at < end; ++i) {
+    uint64_t ref[2];
+    std::memcpy(ref, m.refs + 16 * i, sizeof ref);
+    size_t partBytes = size_t(ref[1]);
+    size_t lo = std::max(at, offset), hi = std::min(at + partBytes, end);
+    if (lo < hi)
+      remote.push_back(
+          {reinterpret_cast<void *>(uintptr_t(ref[0]) + (lo - at)), hi - lo});
+    at += partBytes;
+  }
+  pid_t pid = pid_t(pids_[size_t(from.peer)]);
+  size_t done = 0, next = 0;
+  while (done < bytes) {
+    iovec local{dst + done, bytes - done};
+    size_t n = std::min<size_t>(remote.size() - next, IOV_MAX);
+    ssize_t got =
+        ::process_vm_readv(pid, &local, 1, remote.data() + next, n, 0);
+    if (got < 0) {
+      int err = errno;
+      if (err == EINTR)
+        continue;
+      if (Status s = bootstrap_.checkPeers(); !s.ok())
+        return s;
+      return Status(
+          err == ESRCH ? ErrorCode::PeerFailure : ErrorCode::TransportError,
+          here() + ": reading the message from rank " +
+              std::to_string(from.peer) + " on channel " +
+              std::to_string(from.channel) +
+              " in its memory (single copy, pid " + std::to_string(pid) +
+              ") failed: " + explainReadError(err));
+    }
+    done += size_t(got);
+    // A partial read ends at an iovec's border or inside one: move on.
+    size_t consumed = size_t(got);
+    while (consumed > 0 && next < remote.size()) {
+      if (consumed >= remote[next].iov_len) {
+        consumed -= remote[next].iov_len;
+        ++next;
+      } else {
+        remote[next].iov_base =
+            static_cast<char *>(remote[next].iov_base) + consumed;
+        remote[next].iov_len -= consumed;
+        consumed = 0;
+      }
+    }
+    if (got == 0 && done < bytes)
+      return Status(ErrorCode::TransportError,
+                    here() + ": reading the message from rank " +
+                        std::to_string(from.peer) +
+                        " in its memory stopped short");
+  }
+  // The sender aborts before its buffers go back to its caller: if it did,
+  // what was read may already have changed.
+  auto it = recvs_.find(from);
+  if (it != recvs_.end() && it->second.segment->senderAborted()) {
+    if (Status s = bootstrap_.checkPeers(); !s.ok())
+      return s;
+    return Status(ErrorCode::PeerFailure,
+                  here() + ": peer rank " + std::to_string(from.peer) +
+                      " failed while this rank read its message (single "
+                      "copy) on channel " +
+                      std::to_string(from.channel));
+  }
   return Status::success();
 }
 
 Status ShmTransport::tryRecv(const ConnectionKey &from, const void **data,
                              size_t *bytes, bool *ready) {
   *ready = false;
-  if (Status s = abortedStatus(); !s.ok())
+  Receiving *r = nullptr;
+  if (Status s = findRecv("tryRecv from", from, &r); !s.ok())
     return s;
-  auto it = recvs_.find(from);
-  if (it == recvs_.end())
-    return unknown("tryRecv from", from);
-  if (it->second->front(data, bytes)) {
-    *ready = true;
+  Incoming m;
+  if (!front(*r, &m))
+    return bootstrap_.checkPeers();
+  if (m.inlineBytes < m.bytes) {
+    // Parts left in the sender's memory: fetched whole, once per message.
+    if (r->fetchedHead != r->segment->head()) {
+      r->fetched.resize(m.bytes);
+      if (m.inlineBytes)
+        std::memcpy(r->fetched.data(), m.inlineData, m.inlineBytes);
+      if (Status s = readInPlace(from, m, m.inlineBytes,
+                                 r->fetched.data() + m.inlineBytes,
+                                 m.bytes - m.inlineBytes);
+          !s.ok())
+        return s;
+      r->fetchedHead = r->segment->head();
+    }
+    *data = r->fetched.data();
+  } else {
+    *data = m.inlineData;
+  }
+  *bytes = m.bytes;
+  *ready = true;
+  return Status::success();
+}
+
+Status ShmTransport::tryRecvPrefix(const ConnectionKey &from, const void **data,
+                                   size_t *inlineBytes, size_t *bytes,
+                                   bool *ready) {
+  *ready = false;
+  Receiving *r = nullptr;
+  if (Status s = findRecv("tryRecv from", from, &r); !s.ok())
+    return s;
+  Incoming m;
+  if (!front(*r, &m))
+    return bootstrap_.checkPeers();
+  if (r->fetchedHead == r->segment->head()) {
+    *data = r->fetched.data();
+    *inlineBytes = m.bytes;
+  } else {
+    *data = m.inlineData;
+    *inlineBytes = m.inlineBytes;
+  }
+  *bytes = m.bytes;
+  *ready = true;
+  return Status::success();
+}
+
+Status ShmTransport::readRecv(const ConnectionKey &from, size_t offset,
+                              void *dst, size_t bytes) {
+  Receiving *r = nullptr;
+  if (Status s = findRecv("readRecv from", from, &r); !s.ok())
+    return s;
+  Incoming m;
+  bool ready = front(*r, &m);
+  if (!ready || offset > m.bytes || bytes > m.bytes - offset)
+    return Status(ErrorCode::InvalidArgument,
+                  here() + ": readRecv of bytes [" + std::to_string(offset) +
+                      ", " + std::to_string(offset + bytes) + ") from peer " +
+                      std::to_string(from.peer) + " on channel " +
+                      std::to_string(from.channel) +
+                      (ready ? " outside its message of " +
+                                   std::to_string(m.bytes) + " bytes"
+                             : " with no message received"));
+  char *out = static_cast<char *>(dst);
+  if (r->fetchedHead == r->segment->head()) {
+    if (bytes)
+      std::memcpy(out, r->fetched.data() + offset, bytes);
     return Status::success();
   }
-  return bootstrap_.checkPeers();
+  size_t inlinePart =
+      offset < m.inlineBytes ? std::min(bytes, m.inlineBytes - offset) : 0;
+  if (inlinePart)
+    std::memcpy(out, m.inlineData + offset, inlinePart);
+  if (inlinePart == bytes)
+    return Status::success();
+  return readInPlace(from, m, offset + inlinePart, out + inlinePart,
+                     bytes - inlinePart);
 }
 
 Status ShmTransport::releaseRecv(const ConnectionKey &from) {
-  if (Status s = abortedStatus(); !s.ok())
+  Receiving *r = nullptr;
+  if (Status s = findRecv("releaseRecv from", from, &r); !s.ok())
     return s;
-  auto it = recvs_.find(from);
-  if (it == recvs_.end())
-    return unknown("releaseRecv from", from);
-  if (!it->second->pop())
+  if (!r->segment->pop())
     return Status(ErrorCode::InvalidArgument,
                   here() + ": releaseRecv from peer " +
                       std::to_string(from.peer) + " on channel " +
                       std::to_string(from.channel) +
                       " with no message received");
+  return Status::success();
+}
+
+Status ShmTransport::trySendParts(const ConnectionKey &to,
+                                  const MessagePart *parts, size_t count,
+                                  bool stable, bool *posted) {
+  *posted = false;
+  if (Status s = abortedStatus(); !s.ok())
+    return s;
+  auto it = sends_.find(to);
+  if (it == sends_.end())
+    return unknown("trySend to", to);
+  size_t total = 0;
+  for (size_t i = 0; i < count; ++i) {
+    if (parts[i].bytes > 0 && !parts[i].data)
+      return Status(ErrorCode::InvalidArgument,
+                    here() + ": trySend of " + std::to_string(parts[i].bytes) +
+                        " bytes from a null pointer");
+    total += parts[i].bytes;
+  }
+  if (count == 0 || total > spec_.slotBytes)
+    return Status(ErrorCode::InvalidArgument,
+                  here() + ": trySend of " + std::to_string(total) +
+                      " bytes in " + std::to_string(count) +
+                      " part(s) to peer " + std::to_string(to.peer) +
+                      " on channel " + std::to_string(to.channel) +
+                      (count == 0 ? ": no parts"
+                                  : " exceeds slotBytes = " +
+                                        std::to_string(spec_.slotBytes)));
+  bool inPlace = stable && singleCopyBytes_ > 0 && count > 1 &&
+                 readsMe_[size_t(to.peer)] &&
+                 total - parts[0].bytes >= singleCopyBytes_ &&
+                 inPlaceSlotBytes(count - 1, parts[0].bytes) <=
+                     roundUp(spec_.slotBytes, kLine);
+  *posted = it->second->tryPushParts(parts, count, inPlace);
+  if (!*posted)
+    return bootstrap_.checkPeers();
+  if (inPlace)
+    inPlaceSent_[to] = it->second->pushed();
+  return Status::success();
+}
+
+Status ShmTransport::flushSends(Deadline deadline) {
+  uint32_t rounds = 0;
+  for (auto it = inPlaceSent_.begin(); it != inPlaceSent_.end();) {
+    if (Status s = abortedStatus(); !s.ok())
+      return s;
+    const Segment &segment = *sends_.at(it->first);
+    if (segment.freed() >= it->second) {
+      it = inPlaceSent_.erase(it);
+      continue;
+    }
+    if (Status s = bootstrap_.checkPeers(); !s.ok())
+      return s;
+    if (deadline.expired())
+      return Status(ErrorCode::Timeout,
+                    here() + ": rank " + std::to_string(it->first.peer) +
+                        " did not read the messages this rank left in its "
+                        "memory for it on channel " +
+                        std::to_string(it->first.channel) + " (single copy; " +
+                        std::to_string(segment.freed()) + " of " +
+                        std::to_string(it->second) + " released)");
+    // The receivers are copying: yield at first, then sleep briefly.
+    if (++rounds < 64)
+      std::this_thread::yield();
+    else
+      std::this_thread::sleep_for(std::chrono::microseconds(20));
+  }
   return Status::success();
 }
 
@@ -460,7 +887,158 @@ void ShmTransport::abort(const std::string &reason) {
     abortReason_ = reason.empty() ? "aborted" : reason;
     aborted_.store(true, std::memory_order_release);
   }
+  // Before this rank's buffers go back to its caller (who may change
+  // them), receivers still reading messages left in them are told.
+  {
+    std::lock_guard<std::mutex> lock(sendsMutex_);
+    for (auto &entry : sends_)
+      entry.second->markSenderAborted();
+  }
   bootstrap_.announceFailure(reason.empty() ? "aborted" : reason);
+}
+
+Status ShmTransport::probeSingleCopy(Deadline deadline) {
+  const size_t n = size_t(worldSize());
+  const char *setting = std::getenv("COLLC_SHM_SINGLE_COPY");
+  singleCopySetting_ = setting ? setting : "";
+  std::string error;
+  // A malformed setting fails this rank before any exchange (its launcher's
+  // announcement, or the peers' deadline, stops the others).
+  if (!parseSingleCopy(setting, &singleCopyBytes_, &error))
+    return Status(ErrorCode::InvalidArgument, here() + ": " + error);
+  const bool on = singleCopyBytes_ > 0;
+  // Let the other ranks read this process (Yama's ptrace_scope 1 allows
+  // only ancestors otherwise; EINVAL where Yama is absent: nothing to do).
+  if (on)
+    (void)::prctl(PR_SET_PTRACER, PR_SET_PTRACER_ANY, 0, 0, 0);
+  std::random_device random;
+  probeToken_ = (uint64_t(random()) << 32) ^ random() ^ 0x5eedc011ull;
+  // Round 1: every rank's pid, the address of its token, the token, and
+  // whether it uses single copy.
+  std::ostringstream mine;
+  mine << ::getpid() << ' '
+       << uint64_t(reinterpret_cast<uintptr_t>(&probeToken_)) << ' '
+       << probeToken_ << ' ' << (on ? 1 : 0);
+  std::vector<std::string> all;
+  if (Status s = bootstrap_.allGather(mine.str(), &all, deadline); !s.ok())
+    return Status(s.code(), here() + ": probing single copy: " + s.message());
+  pids_.assign(n, 0);
+  std::vector<uint64_t> addresses(n), tokens(n);
+  std::vector<bool> peerOn(n);
+  for (size_t r = 0; r < n; ++r) {
+    std::istringstream in(all[r]);
+    int flag = 0;
+    in >> pids_[r] >> addresses[r] >> tokens[r] >> flag;
+    peerOn[r] = flag == 1;
+  }
+  // Reading each peer's token tells whether this rank can read its memory.
+  const auto &hosts = bootstrap_.hosts();
+  canRead_.assign(n, false);
+  cannotRead_.assign(n, "");
+  std::string results;
+  for (size_t r = 0; r < n; ++r) {
+    if (int32_t(r) == rank())
+      continue;
+    std::string why;
+    if (!on)
+      why = "single copy is off on this rank";
+    else if (!peerOn[r])
+      why = "single copy is off on rank " + std::to_string(r);
+    else if (hosts[r] != hosts[size_t(rank())])
+      why = "rank " + std::to_string(r) + " is on another host";
+    else {
+      uint64_t value = 0;
+      iovec localIov{&value, sizeof value};
+      iovec remoteIov{reinterpret_cast<void *>(uintptr_t(addresses[r])),
+                      sizeof value};
+      ssize_t got =
+          ::process_vm_readv(pid_t(pids_[r]), &localIov, 1, &remoteIov, 1, 0);
+      if (got != ssize_t(sizeof value))
+        why = "process_vm_readv of rank " + std::to_string(r) + " (pid " +
+              std::to_string(pids_[r]) +
+              ") failed: " + explainReadError(got < 0 ? errno : EIO);
+      else if (value != tokens[r])
+        why = "process_vm_readv of pid " + std::to_string(pids_[r]) +
+              " read another process's memory, not rank " + std::to_string(r) +
+              "'s (the ranks are in different PID namespaces, e.g. "
+              "containers)";
+    }
+    canRead_[r] = why.empty();
+    cannotRead_[r] = why;
+    results += std::to_string(r) + " " + (why.empty() ? "ok" : why) + "\n";
+  }
+  // Round 2: what each rank found, so that senders know who reads them.
+  if (Status s = bootstrap_.allGather(results, &all, deadline); !s.ok())
+    return Status(s.code(), here() + ": probing single copy: " + s.message());
+  readsMe_.assign(n, false);
+  cannotReadMe_.assign(n, "");
+  const std::string me = std::to_string(rank()) + " ";
+  for (size_t r = 0; r < n; ++r) {
+    std::istringstream in(all[r]);
+    std::string line;
+    while (std::getline(in, line))
+      if (line.compare(0, me.size(), me) == 0) {
+        std::string verdict = line.substr(me.size());
+        readsMe_[r] = verdict == "ok";
+        cannotReadMe_[r] = readsMe_[r] ? "" : verdict;
+      }
+  }
+  probed_ = true;
+  return Status::success();
+}
+
+std::string ShmTransport::describe() const {
+  std::string text = "shm: rank " + std::to_string(rank()) + " (pid " +
+                     std::to_string(::getpid()) + "), ";
+  std::string variable =
+      "COLLC_SHM_SINGLE_COPY" + (singleCopySetting_.empty()
+                                     ? std::string(" unset")
+                                     : "=" + singleCopySetting_);
+  if (!probed_)
+    return text + "single copy not probed";
+  if (singleCopyBytes_ == 0)
+    return text + "single copy off (" + variable +
+           "): every message is copied into a slot and out of it";
+  // Peers grouped by what holds for them.
+  std::vector<int32_t> both;
+  std::map<std::string, std::vector<int32_t>> problems;
+  for (size_t r = 0; r < canRead_.size(); ++r) {
+    if (int32_t(r) == rank())
+      continue;
+    if (canRead_[r] && readsMe_[r]) {
+      both.push_back(int32_t(r));
+      continue;
+    }
+    std::string why;
+    if (!canRead_[r])
+      why = "this rank cannot read its memory: " + cannotRead_[r];
+    if (!readsMe_[r])
+      why += std::string(why.empty() ? "" : "; ") +
+             "it cannot read this rank's: " + cannotReadMe_[r];
+    problems[why].push_back(int32_t(r));
+  }
+  auto list = [](const std::vector<int32_t> &ranks) {
+    std::string out;
+    for (size_t i = 0; i < ranks.size(); ++i)
+      out += (i ? (i + 1 == ranks.size() ? " and " : ", ") : "") +
+             std::to_string(ranks[i]);
+    return out;
+  };
+  text += "single copy (cross-memory attach: the receiver copies a message "
+          "from the sender's memory with process_vm_readv) for payloads of "
+          "at least " +
+          formatSize(singleCopyBytes_) + " (" + variable + ")";
+  if (problems.empty())
+    return text + (both.empty() ? " (no peers)" : " with every peer");
+  if (!both.empty())
+    text +=
+        " with rank" + std::string(both.size() > 1 ? "s " : " ") + list(both);
+  for (const auto &entry : problems)
+    text += "; single copy unavailable with rank" +
+            std::string(entry.second.size() > 1 ? "s " : " ") +
+            list(entry.second) + " (" + entry.first +
+            "): their messages are copied into a slot and out of it";
+  return text;
 }
 
 } // namespace
@@ -470,7 +1048,12 @@ Status createShmTransport(Bootstrap &bootstrap,
   if (!transport)
     return Status(ErrorCode::InvalidArgument,
                   "createShmTransport: no transport pointer to fill");
-  *transport = std::make_unique<ShmTransport>(bootstrap);
+  auto shm = std::make_unique<ShmTransport>(bootstrap);
+  // Collective, like the creation of every rank's transport: bounded as a
+  // connect would be by default.
+  if (Status s = shm->probeSingleCopy(Deadline::after(60)); !s.ok())
+    return s;
+  *transport = std::move(shm);
   return Status::success();
 }
 

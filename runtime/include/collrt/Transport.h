@@ -52,6 +52,13 @@ struct ConnectionSpec {
   size_t slotBytes = 1 << 20;
 };
 
+/// A piece of a message for trySendParts: `bytes` bytes at `data`, in this
+/// process.
+struct MessagePart {
+  const void *data = nullptr;
+  size_t bytes = 0;
+};
+
 /// Memory registered with a transport (for put/zero-copy paths; the CPU
 /// transports only record it).
 struct MemoryRegion {
@@ -104,6 +111,43 @@ public:
   /// lets the sender reuse it.
   virtual Status releaseRecv(const ConnectionKey &from) = 0;
 
+  // Single copy. A transport that can read another process's memory (shm
+  // with cross-memory attach, docs/transports.md) may move a large message
+  // once, from the sender's buffers straight into the receiver's, instead
+  // of into a slot and out of it. These calls have defaults that copy as
+  // trySend and tryRecv do, so every transport implements them and a
+  // caller need not know which one it has.
+
+  /// trySend of the concatenation of `parts` (count >= 1, at most slotBytes
+  /// in all). With `stable`, the caller promises that parts[1..count) stay
+  /// unchanged until flushSends() returns: the transport may then leave
+  /// them where they are for the receiver to copy (parts[0], a header, is
+  /// always copied). Default: gathers the parts and calls trySend.
+  virtual Status trySendParts(const ConnectionKey &to, const MessagePart *parts,
+                              size_t count, bool stable, bool *posted);
+
+  /// Returns when every receiver has read the parts this rank sent with
+  /// `stable` (so that they may change again): a rank calls it before its
+  /// buffers go back to its caller. PeerFailure, Timeout at `deadline`, or
+  /// the abort's error. Default: at once.
+  virtual Status flushSends(Deadline deadline);
+
+  /// tryRecv that leaves in the sender's memory what is still there: on
+  /// arrival *data holds the message's first *inlineBytes bytes (at least
+  /// the sender's parts[0]) and *bytes is the whole message's size;
+  /// readRecv copies any range of it. Default: tryRecv (*inlineBytes =
+  /// *bytes). tryRecv itself always returns the whole message (fetching
+  /// what the sender left in place).
+  virtual Status tryRecvPrefix(const ConnectionKey &from, const void **data,
+                               size_t *inlineBytes, size_t *bytes, bool *ready);
+
+  /// Copies bytes [offset, offset + bytes) of the message tryRecv or
+  /// tryRecvPrefix returned last on `from` (not yet released) to `dst`:
+  /// the single copy when the sender left them in place. Default: memcpy
+  /// from tryRecv's data.
+  virtual Status readRecv(const ConnectionKey &from, size_t offset, void *dst,
+                          size_t bytes);
+
   /// PeerFailure naming the peer when a peer died or hung up; checked by
   /// waiting callers between polls.
   virtual Status checkPeers() = 0;
@@ -127,7 +171,10 @@ class Bootstrap;
 
 /// Processes of one host: connections are rings of slots in POSIX shared
 /// memory, set up through `bootstrap` (which stays owned by the caller and
-/// must outlive the transport).
+/// must outlive the transport). Collective over the world (every rank
+/// creates its transport at the same time): the ranks probe whether they
+/// can read each other's memory for single copy (COLLC_SHM_SINGLE_COPY,
+/// docs/transports.md), which describe() then reports.
 Status createShmTransport(Bootstrap &bootstrap,
                           std::unique_ptr<Transport> *transport);
 
