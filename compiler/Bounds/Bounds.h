@@ -71,9 +71,11 @@ struct BoundOptions {
   /// latency; it holds only for single-port schedules (one that sends to
   /// every peer at once on several channels can beat it).
   bool singlePort = false;
-  /// Seconds added to every hop of the latency bound (the report passes the
-  /// simulator's fixed cost per instruction: a send pays it before its
-  /// first byte moves). Default 0: the topology's latency only.
+  /// The simulator's fixed cost per instruction (the report passes
+  /// SimOptions::fixedCost): the latency bound adds it to every hop (a send
+  /// pays it before its first byte moves) and once more for the
+  /// instruction that receives at the end (it pays it after the data
+  /// arrived). Default 0: the topology's latency only.
   double perHopOverhead = 0;
 };
 
@@ -112,7 +114,8 @@ BoundTerm maxCutBound(const CollectiveSpec &spec,
 
 /// One hop of the farthest needed pair's cheapest path latency (or, with
 /// singlePort, ceil(log2 N) hops of the closest pair's), plus
-/// perHopOverhead per hop; for send/recv one hop from root to peer.
+/// perHopOverhead per hop and once for the final receive; for send/recv
+/// one hop from root to peer.
 BoundTerm latencyBound(const CollectiveSpec &spec,
                        const topo::Topology &topology,
                        const BoundOptions &options = BoundOptions());

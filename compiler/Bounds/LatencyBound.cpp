@@ -2,12 +2,13 @@
 //
 // Any schedule (the default): a rank that needs another rank's data waits
 // at least for the cheapest path between their GPUs (relaying through other
-// ranks only adds links), plus one fixed cost, paid by the instruction that
-// sends the data before any byte moves. The bound is the largest such path
-// over the pairs the collective needs: every ordered pair for the
-// all-to-all-dependent collectives, root to every rank for broadcast and
-// scatter, every rank to the root for reduce and gather. Paths come from a
-// Dijkstra per source GPU over link latencies.
+// ranks only adds links), plus two fixed costs: the instruction that sends
+// the data pays one before any byte moves, and the instruction that
+// receives it starts when it has arrived and pays one before it completes. The
+// bound is the largest such path over the pairs the collective needs: every
+// ordered pair for the all-to-all-dependent collectives, root to every rank for
+// broadcast and scatter, every rank to the root for reduce and gather. Paths
+// come from a Dijkstra per source GPU over link latencies.
 //
 // Under the single-port model (a rank sends one message per step, as one
 // channel does) the number of ranks holding (a contribution of) a given
@@ -222,11 +223,16 @@ BoundTerm latencyBound(const CollectiveSpec &spec,
       pair = "all ranks share one GPU";
     why = "the farthest pair that must communicate, 1 hop";
   }
-  term.seconds = hops * (hop + options.perHopOverhead);
+  // Every hop is a sending instruction's fixed cost and the path; the
+  // last receiving instruction pays one more fixed cost after the arrival
+  // (a forwarding instruction pays one for its receive and its send).
+  term.seconds = hops * (hop + options.perHopOverhead) + options.perHopOverhead;
   term.reason =
       "latency: " + why + " of " + formatSeconds(hop) +
       (options.perHopOverhead > 0
-           ? " + " + formatSeconds(options.perHopOverhead) + " fixed cost"
+           ? " + " + formatSeconds(options.perHopOverhead) + " fixed cost, + " +
+                 formatSeconds(options.perHopOverhead) +
+                 " for the receiving instruction"
            : std::string()) +
       " (" + pair + ")";
   return term;
