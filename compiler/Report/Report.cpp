@@ -252,6 +252,7 @@ Report buildReport(ModuleOp module, const topo::Topology &topology,
     row.k = l.expand.chunksPerPart;
     row.choice = l.choice;
     row.verified = c.verified();
+    row.raceCheckSkipped = c.verify.raceCheckSkipped;
     report.verified &= row.verified;
     if (selector)
       if (const SelectionRecord *record = selector->record(l.op)) {

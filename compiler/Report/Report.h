@@ -36,6 +36,10 @@ struct CollectiveRow {
   uint32_t k = 0;            ///< chunks per part of the expansion
   std::string choice;        ///< why this algorithm
   bool verified = false;
+  /// Empty when sched-verify's race check ran (or races were ruled out);
+  /// else why it did not (VerifyResult::raceCheckSkipped): the schedule is
+  /// then proven correct except for races.
+  std::string raceCheckSkipped;
   double predictedUs = -1;
   double algbwGBps = -1;
   double busbwGBps = -1;

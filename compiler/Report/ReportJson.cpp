@@ -37,6 +37,8 @@ std::string reportToJson(const Report &report) {
     c["chunks_per_part"] = row.algorithm.empty() ? json(nullptr) : json(row.k);
     c["choice"] = row.choice;
     c["verified"] = row.verified;
+    c["race_check"] =
+        row.raceCheckSkipped.empty() ? "ran" : row.raceCheckSkipped;
     c["predicted_us"] = numberOrNull(row.predictedUs);
     c["algbw_GBps"] = numberOrNull(row.algbwGBps);
     c["busbw_GBps"] = numberOrNull(row.busbwGBps);

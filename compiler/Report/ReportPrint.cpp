@@ -67,7 +67,11 @@ void printReport(const Report &report, llvm::raw_ostream &os) {
       std::string why;
       if (!row.algorithm.empty()) {
         why = "chose " + row.algorithm + " (" + row.choice + ", " +
-              (row.verified ? "verified" : "NOT verified") + ")";
+              (row.verified ? "verified" : "NOT verified") +
+              (row.verified && !row.raceCheckSkipped.empty()
+                   ? " except for races: race check " + row.raceCheckSkipped
+                   : "") +
+              ")";
         if (row.runnerUp)
           why +=
               llvm::formatv("; runner-up {0} x{1}: {2:F1} us",
