@@ -227,10 +227,16 @@ public:
     sizes_[idx] = size;
     ++localTail_;
     header_->tail.store(localTail_, std::memory_order_release);
+    if (inPlace)
+      inPlaceUntil_.store(localTail_, std::memory_order_release);
     return true;
   }
-  /// Sender side: messages pushed so far, and how many the receiver freed.
-  uint64_t pushed() const { return localTail_; }
+  /// Sender side: messages pushed up to the last one whose parts stayed in
+  /// place (written by the connection's sending thread, read by
+  /// flushSends), and how many the receiver freed.
+  uint64_t inPlaceUntil() const {
+    return inPlaceUntil_.load(std::memory_order_acquire);
+  }
   uint64_t freed() const {
     return header_->head.load(std::memory_order_acquire);
   }
@@ -274,6 +280,7 @@ private:
   /// The side's own counter (only its thread writes the shared one).
   uint64_t localHead_ = 0;
   uint64_t localTail_ = 0;
+  std::atomic<uint64_t> inPlaceUntil_{0};
 };
 
 class ShmTransport final : public Transport {
@@ -384,9 +391,6 @@ private:
   std::mutex sendsMutex_;
   std::map<ConnectionKey, std::unique_ptr<Segment>> sends_;
   std::map<ConnectionKey, Receiving> recvs_;
-  /// Per send connection: the message count after the last one whose parts
-  /// stayed in place (flushSends waits until the receiver freed as many).
-  std::map<ConnectionKey, uint64_t> inPlaceSent_;
   /// Single copy: the smallest payload left in place (0: off), the
   /// setting as given, and per world rank its pid, whether this rank reads
   /// its memory, whether it reads this rank's, and why not.
@@ -568,7 +572,6 @@ Status ShmTransport::connect(const ConnectionSpec &spec, Deadline deadline) {
     sends_.clear();
   }
   recvs_.clear();
-  inPlaceSent_.clear();
   std::map<ConnectionKey, std::unique_ptr<Segment>> created, opened;
   Status local = createReceiveSegments(spec, &created);
   // Every receiver created its rings before any sender opens one.
@@ -839,36 +842,37 @@ Status ShmTransport::trySendParts(const ConnectionKey &to,
   *posted = it->second->tryPushParts(parts, count, inPlace);
   if (!*posted)
     return bootstrap_.checkPeers();
-  if (inPlace)
-    inPlaceSent_[to] = it->second->pushed();
   return Status::success();
 }
 
 Status ShmTransport::flushSends(Deadline deadline) {
+  // sends_ changes only at connect (on this thread): reading it here races
+  // with nothing; each connection's counters are its own.
   uint32_t rounds = 0;
-  for (auto it = inPlaceSent_.begin(); it != inPlaceSent_.end();) {
-    if (Status s = abortedStatus(); !s.ok())
-      return s;
-    const Segment &segment = *sends_.at(it->first);
-    if (segment.freed() >= it->second) {
-      it = inPlaceSent_.erase(it);
-      continue;
+  for (auto &entry : sends_) {
+    const Segment &segment = *entry.second;
+    for (;;) {
+      if (Status s = abortedStatus(); !s.ok())
+        return s;
+      uint64_t until = segment.inPlaceUntil();
+      if (segment.freed() >= until)
+        break;
+      if (Status s = bootstrap_.checkPeers(); !s.ok())
+        return s;
+      if (deadline.expired())
+        return Status(ErrorCode::Timeout,
+                      here() + ": rank " + std::to_string(entry.first.peer) +
+                          " did not read the messages this rank left in its "
+                          "memory for it on channel " +
+                          std::to_string(entry.first.channel) +
+                          " (single copy; " + std::to_string(segment.freed()) +
+                          " of " + std::to_string(until) + " released)");
+      // The receivers are copying: yield at first, then sleep briefly.
+      if (++rounds < 64)
+        std::this_thread::yield();
+      else
+        std::this_thread::sleep_for(std::chrono::microseconds(20));
     }
-    if (Status s = bootstrap_.checkPeers(); !s.ok())
-      return s;
-    if (deadline.expired())
-      return Status(ErrorCode::Timeout,
-                    here() + ": rank " + std::to_string(it->first.peer) +
-                        " did not read the messages this rank left in its "
-                        "memory for it on channel " +
-                        std::to_string(it->first.channel) + " (single copy; " +
-                        std::to_string(segment.freed()) + " of " +
-                        std::to_string(it->second) + " released)");
-    // The receivers are copying: yield at first, then sleep briefly.
-    if (++rounds < 64)
-      std::this_thread::yield();
-    else
-      std::this_thread::sleep_for(std::chrono::microseconds(20));
   }
   return Status::success();
 }

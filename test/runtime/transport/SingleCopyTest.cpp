@@ -24,6 +24,7 @@
 #include <cstddef>
 #include <cstdlib>
 #include <cstring>
+#include <thread>
 
 namespace collrt {
 namespace test {
@@ -453,6 +454,68 @@ TEST(SingleCopy, ASenderThatAbortsIsSeenByItsReader) {
   }
   EXPECT_EQ(s.code(), ErrorCode::PeerFailure) << s.toString();
   EXPECT_NE(s.message().find("rank 0"), std::string::npos) << s.message();
+}
+
+TEST(SingleCopy, ChannelsSendAndReceiveAtOnce) {
+  // Rounds as an executor's runs: both ranks send on 4 channels at once, a
+  // thread per (rank, channel, direction), every message left in place,
+  // then flushSends. The transport's per-connection state is touched by
+  // many threads at once, round after round.
+  const uint32_t kChannels = 4;
+  const int kRounds = 30, kMessages = 3;
+  World world;
+  ASSERT_TRUE(makeWorld("shm", 2, &world).ok());
+  std::vector<ConnectionSpec> specs(2);
+  for (int32_t r = 0; r < 2; ++r) {
+    specs[size_t(r)].slots = 2;
+    specs[size_t(r)].slotBytes = 1 << 20;
+    for (uint32_t c = 0; c < kChannels; ++c) {
+      specs[size_t(r)].sendTo.push_back({1 - r, c});
+      specs[size_t(r)].recvFrom.push_back({1 - r, c});
+    }
+  }
+  ASSERT_TRUE(connectAll(world, specs, kSeconds).ok());
+  auto number = [](int m) { return m % 4 == 2 ? 1 : m; }; // all in place
+  std::vector<Outgoing> messages;
+  for (int m = 0; m < kMessages; ++m)
+    messages.push_back(makeMessage(number(m)));
+  for (int round = 0; round < kRounds; ++round) {
+    std::vector<std::string> errors(2 * 2 * kChannels);
+    std::vector<std::thread> threads;
+    for (int32_t r = 0; r < 2; ++r)
+      for (uint32_t c = 0; c < kChannels; ++c) {
+        size_t slot = size_t(r) * 2 * kChannels + c * 2;
+        threads.emplace_back([&, r, c, slot] {
+          for (int m = 0; m < kMessages; ++m)
+            if (Status s = sendParts(world[r], {1 - r, c}, messages[size_t(m)],
+                                     true, Deadline::after(kSeconds));
+                !s.ok()) {
+              errors[slot] = s.toString();
+              return;
+            }
+        });
+        threads.emplace_back([&, r, c, slot] {
+          for (int m = 0; m < kMessages; ++m) {
+            bool inPlace = false;
+            std::string err =
+                receiveAndCheck(world[r], {1 - r, c}, number(m), true, &inPlace,
+                                Deadline::after(kSeconds));
+            if (err.empty() && !inPlace)
+              err = "message " + std::to_string(m) + " was not in place";
+            if (!err.empty()) {
+              errors[slot + 1] = err;
+              return;
+            }
+          }
+        });
+      }
+    for (auto &t : threads)
+      t.join();
+    for (const std::string &e : errors)
+      ASSERT_EQ(e, "") << "round " << round;
+    for (int32_t r = 0; r < 2; ++r)
+      ASSERT_TRUE(world[r].flushSends(Deadline::after(kSeconds)).ok());
+  }
 }
 
 TEST(SingleCopy, DefaultsOnEveryTransport) {
