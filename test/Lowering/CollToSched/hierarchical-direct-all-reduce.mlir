@@ -1,7 +1,9 @@
 // Hierarchical direct all-reduce: correct and deadlock-free for every
 // (n, g) pair asked for, g = gpus_per_node, N = n / g >= 2 nodes, and chunk
 // counts (k = K n). Counts: n K (4 N g + 2 N - 3) instructions,
-// 2 n (n - 1) K transfers.
+// 2 n (n - 1) K transfers. The file is the generator's output.
+// RUN: %python %collc_src/lowering/CollToSched/algorithms/gen/hierarchical_direct_all_reduce.py | diff - %collc_src/lowering/CollToSched/algorithms/hierarchical_direct_all_reduce.mlir
+// RUN: collc-opt %collc_src/lowering/CollToSched/algorithms/hierarchical_direct_all_reduce.mlir --sched-verify="group-sizes=35 chunks=1,2 params=gpus_per_node=5 slots=1" -o /dev/null 2>&1 | FileCheck %s --check-prefix=N35G5
 // RUN: collc-opt %collc_src/lowering/CollToSched/algorithms/hierarchical_direct_all_reduce.mlir --sched-verify="group-sizes=4 chunks=1,3 params=gpus_per_node=2" -o /dev/null 2>&1 | FileCheck %s --check-prefix=N4G2
 // RUN: collc-opt %collc_src/lowering/CollToSched/algorithms/hierarchical_direct_all_reduce.mlir --sched-verify="group-sizes=6 chunks=1,2 params=gpus_per_node=3" -o /dev/null 2>&1 | FileCheck %s --check-prefix=N6G3
 // RUN: collc-opt %collc_src/lowering/CollToSched/algorithms/hierarchical_direct_all_reduce.mlir --sched-verify="group-sizes=6 chunks=2 params=gpus_per_node=2 slots=1" -o /dev/null 2>&1 | FileCheck %s --check-prefix=N6G2
@@ -19,6 +21,10 @@
 // N12G4: sched-verify: @hierarchical_direct_all_reduce: n = 12, k = 12: verified (612 instructions, 264 transfers)
 // N12G4: sched-verify: @hierarchical_direct_all_reduce: n = 12, k = 24: verified (1224 instructions, 528 transfers)
 // N12G4-NOT: error
+// An odd number of nodes (the node channels' parity is not the unit's).
+// N35G5: sched-verify: @hierarchical_direct_all_reduce: n = 35, k = 35: verified (5285 instructions, 2380 transfers){{$}}
+// N35G5: sched-verify: @hierarchical_direct_all_reduce: n = 35, k = 70: verified (10570 instructions, 4760 transfers){{$}}
+// N35G5-NOT: error
 // At 64 ranks the race check is skipped (more channel streams share chunks
 // than it follows); it runs at the sizes above.
 // N64G8: sched-verify: @hierarchical_direct_all_reduce: n = 64, k = 64: verified (17216 instructions, 8064 transfers); race check skipped
