@@ -31,3 +31,33 @@ if shutil.which("mpirun"):
 # An RDMA device on this host (test/tools/collc-run/ib.test expects none).
 if os.path.isdir("/sys/class/infiniband") and os.listdir("/sys/class/infiniband"):
     config.available_features.add("rdma")
+
+# A usable CUDA GPU, asked of the driver itself (libcuda.so.1: cuInit, then
+# cuDeviceGetCount), and nvcc for collc --emit=fatbin: collc-run --backend
+# cuda's run on a GPU (test/tools/collc-run/cuda-gpu.test) requires both;
+# cuda-no-gpu.test expects neither a driver nor a device. %cuda_arch is
+# device 0's architecture (sm_90 where there is none).
+def _cuda_gpu_arch():
+    import ctypes
+    try:
+        cuda = ctypes.CDLL("libcuda.so.1")
+        count = ctypes.c_int(0)
+        if cuda.cuInit(0) != 0 or cuda.cuDeviceGetCount(ctypes.byref(count)) != 0:
+            return None
+        if count.value < 1:
+            return None
+        device, major, minor = ctypes.c_int(0), ctypes.c_int(0), ctypes.c_int(0)
+        if (cuda.cuDeviceGet(ctypes.byref(device), 0) != 0 or
+                cuda.cuDeviceGetAttribute(ctypes.byref(major), 75, device) != 0 or
+                cuda.cuDeviceGetAttribute(ctypes.byref(minor), 76, device) != 0):
+            return "sm_90"
+        return "sm_%d%d" % (major.value, minor.value)
+    except (OSError, AttributeError):
+        return None
+
+_cuda_arch = _cuda_gpu_arch()
+if _cuda_arch:
+    config.available_features.add("cuda-gpu")
+config.substitutions.append(("%cuda_arch", _cuda_arch or "sm_90"))
+if shutil.which("nvcc") or os.access("/usr/local/cuda/bin/nvcc", os.X_OK):
+    config.available_features.add("nvcc")

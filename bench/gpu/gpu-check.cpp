@@ -30,6 +30,7 @@
 //===----------------------------------------------------------------------===//
 #include "collrt/collrt.h"
 #include "runtime/device/CudaExecutor.h"
+#include "tools/collc-run/GpuRun.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -191,10 +192,7 @@ bool runOne(const std::string &kind, const std::string &name, const Plan &plan,
             size_t index, const std::string &kernels, int64_t bytes,
             GpuRunOptions options) {
   const PlanCollective &c = plan.collectives[index];
-  size_t e = dataTypeSize(c.dtype);
-  options.count = bytes / int64_t(e);
-  if (c.program.collective == Collective::AllToAllV)
-    options.count = 0; // the send counts fix the sizes
+  options.count = collcgpu::countForBytes(c, bytes);
   GpuRunResult r;
   Status s = runPlanOnOneGpu(plan, index, kernels, options, &r);
   double us = r.microseconds;
@@ -557,23 +555,14 @@ int main(int argc, char **argv) {
       a.mode != "probe")
     usage(("unknown mode '" + a.mode + "'").c_str());
   if (a.mode == "probe") {
-    // Whether there is a usable GPU: its name and size, or why not.
-    const CudaDriver *d = nullptr;
-    if (Status s = loadCudaDriver(a.run.device, &d); !s.ok()) {
+    // Whether there is a usable GPU: its name and size, or why not (the
+    // same line as collc-run --backend cuda's header).
+    std::string gpu;
+    if (Status s = collcgpu::describeGpu(a.run.device, &gpu); !s.ok()) {
       std::fprintf(stderr, "gpu-check: %s\n", s.toString().c_str());
       return s.code() == ErrorCode::Unsupported ? 3 : 1;
     }
-    cu::Device device = 0;
-    char name[256] = "?";
-    int sms = 0, major = 0, minor = 0, version = 0;
-    d->cuDeviceGet(&device, a.run.device);
-    d->cuDeviceGetName(name, sizeof name, device);
-    d->cuDeviceGetAttribute(&sms, cu::kAttrMultiprocessorCount, device);
-    d->cuDeviceGetAttribute(&major, cu::kAttrComputeCapabilityMajor, device);
-    d->cuDeviceGetAttribute(&minor, cu::kAttrComputeCapabilityMinor, device);
-    d->cuDriverGetVersion(&version);
-    std::printf("CUDA device %d: %s, %d SMs, sm_%d%d, driver %d\n",
-                a.run.device, name, sms, major, minor, version);
+    std::printf("CUDA device %d: %s\n", a.run.device, gpu.c_str());
     return 0;
   }
   size_t files = a.mode == "plan" ? 2 : 1;

@@ -171,6 +171,13 @@ and prints a row per size as nccl-tests does (docs/collc-run.md).
                         its world rank)
   --slot-bytes N        the largest message a connection slot holds; chunks
                         are cut into tiles that fit (default 1MiB)
+  --backend cpu|cuda    cpu: libcollrt's CPU executor (default); cuda: the
+                        kernels of --kernels with the N ranks of --ranks N on
+                        one GPU (each rank its own buffers, every rank's
+                        blocks in one launch). One process per rank on
+                        several GPUs (cuda without --ranks) is not built yet
+  --kernels FILE        cuda: the fatbin, cubin or PTX that collc
+                        --emit=fatbin wrote for the same program (required)
   --help                this text
 
 Exit status: 0 when every run succeeded (and, with --check, every element was
@@ -274,6 +281,22 @@ bool parseOptions(int argc, char **argv, Options *o, std::string *error) {
         return false;
       }
       o->slotBytes = static_cast<size_t>(bytes);
+    } else if (name == "--backend") {
+      if (!value(i, name, &v))
+        return false;
+      if (v != "cpu" && v != "cuda") {
+        *error = "--backend '" + v + "' must be cpu or cuda";
+        return false;
+      }
+      o->backend = v;
+    } else if (name == "--kernels") {
+      if (!value(i, name, &v))
+        return false;
+      if (v.empty()) {
+        *error = name + " needs a non-empty value";
+        return false;
+      }
+      o->kernelsPath = v;
     } else if (!arg.empty() && arg[0] == '-') {
       *error = "unknown option '" + arg + "'";
       return false;
@@ -288,6 +311,38 @@ bool parseOptions(int argc, char **argv, Options *o, std::string *error) {
   if (o->planPath.empty()) {
     *error = "no plan given: collc-run PLAN.plan.json [options] (write one "
              "with collc --emit=plan -o PLAN.plan.json)";
+    return false;
+  }
+  if (o->backend == "cuda") {
+    // What does not apply to the generated kernels on one GPU is refused
+    // rather than ignored.
+    for (const auto &[option, given] :
+         {std::make_pair("--transport", o->transportGiven),
+          std::make_pair("--ib-device", !o->ibDevice.empty()),
+          std::make_pair("--topology", !o->topologyFile.empty())})
+      if (given) {
+        *error = std::string(option) +
+                 " does not apply to --backend cuda: its ranks are blocks of "
+                 "one kernel on one GPU and exchange messages through its "
+                 "memory, without a transport";
+        return false;
+      }
+    if (o->ranks == 0) {
+      *error = "--backend cuda without --ranks (one process per rank, each "
+               "on its own GPU, over CUDA P2P/IPC) is not built yet (issue "
+               "6); run the plan's N ranks on one GPU with --backend cuda "
+               "--ranks N";
+      return false;
+    }
+    if (o->kernelsPath.empty()) {
+      *error = "--backend cuda needs --kernels FILE: the fatbin that collc "
+               "--emit=fatbin -o FILE writes for the same program (the "
+               "options that wrote the plan)";
+      return false;
+    }
+  } else if (!o->kernelsPath.empty()) {
+    *error = "--kernels applies to --backend cuda (the CPU executor runs the "
+             "plan's schedule itself)";
     return false;
   }
   if (o->ranks > 0 && o->transportGiven) {

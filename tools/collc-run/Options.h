@@ -33,6 +33,12 @@ struct Options {
   std::string ibDevice;
   std::string topologyFile;
   size_t slotBytes = size_t(1) << 20;
+  /// --backend: "cpu" (libcollrt's CPU executor) or "cuda" (the generated
+  /// kernels of --kernels on the N ranks of one GPU, --ranks N).
+  std::string backend = "cpu";
+  /// --kernels: the fatbin, cubin or PTX `collc --emit=fatbin` wrote for
+  /// the same program (--backend cuda only).
+  std::string kernelsPath;
   bool help = false;
 };
 

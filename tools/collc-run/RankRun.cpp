@@ -233,6 +233,25 @@ void printTableHeader(FILE *out) {
   std::fflush(out);
 }
 
+void printRow(FILE *out, const collrt::PlanCollective &collective,
+              int64_t bytesPerRank, double seconds, int64_t wrong) {
+  const Program &program = collective.program;
+  const int64_t elementSize =
+      static_cast<int64_t>(collrt::dataTypeSize(collective.dtype));
+  double algbw =
+      seconds > 0 ? algbwBytes(program, bytesPerRank) / seconds / 1e9 : 0;
+  std::string wrongText = wrong >= 0 ? std::to_string(wrong) : "N/A";
+  bool reducing = collrt::check::reduces(program.collective);
+  std::fprintf(out, "%12lld %12lld %8s %6s %11.2f %8.3f %8.3f %8s\n",
+               static_cast<long long>(bytesPerRank),
+               static_cast<long long>(bytesPerRank / elementSize),
+               collrt::dataTypeName(collective.dtype),
+               reducing ? collrt::reduceOpName(collective.reduction) : "none",
+               seconds * 1e6, algbw, algbw * busbwFactor(program),
+               wrongText.c_str());
+  std::fflush(out);
+}
+
 Status runRank(const RunSetup &setup, collrt::Communicator &comm,
                ReportExchange &exchange) {
   const collrt::PlanCollective &collective =
@@ -334,24 +353,9 @@ Status runRank(const RunSetup &setup, collrt::Communicator &comm,
       total.checked += r.checked;
     }
     totalWrong += total.wrong;
-    if (world == 0) {
-      double us = total.meanSeconds * 1e6;
-      double algbw =
-          total.meanSeconds > 0
-              ? algbwBytes(program, size.bytesPerRank) / total.meanSeconds / 1e9
-              : 0;
-      std::string wrong =
-          options.check ? std::to_string(total.wrong) : std::string("N/A");
-      bool reducing = collrt::check::reduces(program.collective);
-      std::fprintf(
-          setup.out, "%12lld %12lld %8s %6s %11.2f %8.3f %8.3f %8s\n",
-          static_cast<long long>(size.bytesPerRank),
-          static_cast<long long>(size.bytesPerRank / int64_t(elementSize)),
-          collrt::dataTypeName(type),
-          reducing ? collrt::reduceOpName(op) : "none", us, algbw,
-          algbw * busbwFactor(program), wrong.c_str());
-      std::fflush(setup.out);
-    }
+    if (world == 0)
+      printRow(setup.out, collective, size.bytesPerRank, total.meanSeconds,
+               options.check ? total.wrong : -1);
   }
   if (totalWrong)
     return Status(ErrorCode::CheckFailed,

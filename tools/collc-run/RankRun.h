@@ -76,6 +76,11 @@ double busbwFactor(const collc::sched::Program &program);
 /// The column header of the table (two lines starting with '#').
 void printTableHeader(FILE *out);
 
+/// One size's row: `seconds` the time of one run, `wrong` the wrong
+/// elements (negative: not checked, "N/A").
+void printRow(FILE *out, const collrt::PlanCollective &collective,
+              int64_t bytesPerRank, double seconds, int64_t wrong);
+
 /// Runs every size on this rank (rank 0 prints a row per size as it
 /// completes). Returns the first failure; CheckFailed when any rank found
 /// wrong elements (each rank prints its first few to stderr).

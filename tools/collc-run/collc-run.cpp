@@ -5,20 +5,26 @@
 // ranks as threads of this process (--ranks) or as processes started by a
 // launcher, and prints a row per size as nccl-tests does. With --check every
 // element of every iteration is compared with an independent reference
-// (runtime/check). docs/collc-run.md describes it.
+// (runtime/check). With --backend cuda --ranks N the N ranks run as blocks
+// of the kernel collc generated (--kernels) on one GPU, through
+// collrt::dev::runPlanOnOneGpu. docs/collc-run.md describes it.
 //
 //===----------------------------------------------------------------------===//
 #include "collrt/Bootstrap.h"
 #include "collrt/collrt.h"
 #include "runtime/check/Reference.h"
+#include "tools/collc-run/GpuRun.h"
 #include "tools/collc-run/Options.h"
 #include "tools/collc-run/RankRun.h"
 
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <fstream>
 #include <string>
 #include <thread>
 
@@ -121,9 +127,11 @@ bool checkMemory(double needed, std::string *error) {
   return true;
 }
 
+/// `how`: how the ranks run ("4 ranks as threads of one process, transport
+/// in-process").
 void printHeader(const Options &o, const collrt::Plan &plan,
-                 const collrt::PlanCollective &collective, int32_t worldSize,
-                 const char *transport, bool threads) {
+                 const collrt::PlanCollective &collective,
+                 const std::string &how) {
   const auto &program = collective.program;
   std::printf("# collc-run: plan %s (written by %s for topology %s, world "
               "%d)\n",
@@ -137,18 +145,20 @@ void printHeader(const Options &o, const collrt::Plan &plan,
               collective.groups.size(),
               collective.groups.size() == 1 ? "" : "s", program.numRanks,
               program.chunksPerPart);
-  std::printf("# dtype %s, op %s; %d ranks as %s, transport %s\n",
-              collrt::dataTypeName(collective.dtype),
+  std::printf("# dtype %s, op %s; %s\n", collrt::dataTypeName(collective.dtype),
               collrt::check::reduces(program.collective)
                   ? collrt::reduceOpName(collective.reduction)
                   : "none",
-              worldSize, threads ? "threads of one process" : "processes",
-              transport);
+              how.c_str());
+  std::string backend = "backend " + o.backend;
+  if (o.backend == "cuda")
+    backend += ", kernels " + o.kernelsPath;
   std::printf("# iters %d, warmup %d, timeout %g s, slot bytes %s, %u "
-              "connection slots, check %s\n",
+              "connection slots, check %s, %s\n",
               o.iters, o.warmup, o.timeoutSeconds,
               formatBytes(int64_t(o.slotBytes)).c_str(),
-              collective.connectionSlots, o.check ? "on" : "off");
+              collective.connectionSlots, o.check ? "on" : "off",
+              backend.c_str());
   printTableHeader(stdout);
 }
 
@@ -168,7 +178,10 @@ int runThreads(const Options &o, const collrt::Plan &plan,
   Status s = collrt::Communicator::createInProcessGroup(o.ranks, comm, &comms);
   if (!s.ok())
     return fail(kExitFailed, s.toString());
-  printHeader(o, plan, collective, o.ranks, comms[0]->transportName(), true);
+  printHeader(o, plan, collective,
+              std::to_string(o.ranks) +
+                  " ranks as threads of one process, transport " +
+                  comms[0]->transportName());
   // A rank waits for the others' reports at most as long as all its runs
   // could take under the watchdog.
   // (At most 30 days, which the clock's duration holds.)
@@ -203,6 +216,90 @@ int runThreads(const Options &o, const collrt::Plan &plan,
     std::fprintf(stderr, "collc-run: %s\n", result.toString().c_str());
   }
   return code;
+}
+
+/// --backend cuda --ranks N: each size runs collective o.collective on the
+/// N ranks of GPU 0 with the kernel collc generated for it
+/// (collrt::dev::runPlanOnOneGpu: each rank its own device buffers, every
+/// rank's blocks in one launch).
+int runGpu(const Options &o, const collrt::Plan &plan, const RunSetup &setup) {
+  const auto &collective = plan.collectives[o.collective];
+  const auto &program = collective.program;
+  if (o.ranks != program.numRanks)
+    return fail(kExitBadInput,
+                "--backend cuda --ranks " + std::to_string(o.ranks) +
+                    ": collective " + std::to_string(o.collective) + " of " +
+                    o.planPath + " (" +
+                    collc::sched::collectiveName(program.collective) + ", " +
+                    program.algorithm + ") runs on groups of " +
+                    std::to_string(program.numRanks) +
+                    " ranks, and one GPU runs one group: pass --ranks " +
+                    std::to_string(program.numRanks));
+  {
+    std::ifstream kernels(o.kernelsPath, std::ios::binary);
+    if (!kernels)
+      return fail(kExitBadInput,
+                  "--kernels '" + o.kernelsPath +
+                      "': cannot open it: " + std::strerror(errno) +
+                      " (write it with collc --emit=fatbin -o " +
+                      o.kernelsPath + ")");
+  }
+  // Without a usable GPU, say so once, before the header.
+  const int device = 0;
+  std::string gpu;
+  Status s = collcgpu::describeGpu(device, &gpu);
+  if (!s.ok())
+    return fail(kExitFailed,
+                s.toString() +
+                    ". --backend cuda runs the generated kernels on an NVIDIA "
+                    "GPU through its driver (libcuda.so.1); this machine has "
+                    "no usable one. Run on a machine with a GPU, or run the "
+                    "plan on the CPU executor here: drop --backend cuda and "
+                    "--kernels");
+  std::string groups;
+  if (plan.worldSize != program.numRanks)
+    groups = " (one group of the plan's world of " +
+             std::to_string(plan.worldSize) + ")";
+  printHeader(o, plan, collective,
+              std::to_string(o.ranks) + " ranks" + groups +
+                  " on one GPU: GPU " + std::to_string(device) + ", " + gpu);
+
+  collrt::dev::GpuRunOptions g;
+  g.device = device;
+  g.iterations = o.iters;
+  g.warmup = o.warmup;
+  g.check = o.check;
+  g.timeoutSeconds = o.timeoutSeconds;
+  g.slotBytes = o.slotBytes;
+  int64_t totalWrong = 0;
+  for (const SizeCase &size : setup.sizes) {
+    g.count = collcgpu::countForBytes(collective, size.bytesPerRank);
+    collrt::dev::GpuRunResult r;
+    s = collrt::dev::runPlanOnOneGpu(plan, o.collective, o.kernelsPath, g, &r);
+    if (!s.ok())
+      return fail(kExitFailed,
+                  formatBytes(size.bytesPerRank) + ": " + s.toString());
+    if (r.wrong) {
+      std::string text = "collc-run: " + formatBytes(size.bytesPerRank) + ": " +
+                         std::to_string(r.wrong) + " of " +
+                         std::to_string(r.checked) + " elements wrong\n";
+      for (const std::string &example : r.examples)
+        text += "collc-run:   " + example + "\n";
+      std::fputs(text.c_str(), stderr);
+    }
+    totalWrong += r.wrong;
+    printRow(stdout, collective, size.bytesPerRank, r.microseconds * 1e-6,
+             o.check ? r.wrong : -1);
+    std::printf("#   %s\n", collcgpu::describeLaunch(r).c_str());
+    std::fflush(stdout);
+  }
+  if (totalWrong)
+    return fail(kExitFailed,
+                collrt::Status(collrt::ErrorCode::CheckFailed,
+                               std::to_string(totalWrong) +
+                                   " wrong elements over all ranks and sizes")
+                    .toString());
+  return 0;
 }
 
 const char *lookupEnvironment(const char *name) { return std::getenv(name); }
@@ -247,8 +344,10 @@ int runProcess(const Options &o, const collrt::Plan &plan,
   if (!s.ok())
     return fail(kExitFailed, s.toString());
   if (communicator->rank() == 0)
-    printHeader(o, plan, collective, communicator->worldSize(),
-                communicator->transportName(), false);
+    printHeader(o, plan, collective,
+                std::to_string(communicator->worldSize()) +
+                    " ranks as processes, transport " +
+                    communicator->transportName());
   s = runRank(setup, *communicator, *exchange);
   if (s.ok() || s.code() == collrt::ErrorCode::CheckFailed) {
     // Every run finished. The closing barrier: no process leaves while a
@@ -309,6 +408,8 @@ int main(int argc, char **argv) {
   setup.options = &o;
   if (!chooseSizes(o, plan.collectives[o.collective], &setup.sizes, &error))
     return fail(kExitBadInput, error);
+  if (o.backend == "cuda")
+    return runGpu(o, plan, setup);
   if (o.ranks > 0) {
     s = collrt::checkPlanWorld(plan, o.ranks);
     if (!s.ok())

@@ -1,0 +1,46 @@
+//===- GpuRun.cpp - plans on the N ranks of one GPU: shared front end -----===//
+#include "tools/collc-run/GpuRun.h"
+
+#include "collrt/collrt.h"
+
+namespace collcgpu {
+
+using collrt::Status;
+namespace cu = collrt::dev::cu;
+
+Status describeGpu(int device, std::string *description) {
+  const collrt::dev::CudaDriver *d = nullptr;
+  if (Status s = collrt::dev::loadCudaDriver(device, &d); !s.ok())
+    return s;
+  cu::Device handle = 0;
+  char name[256] = "?";
+  int sms = 0, major = 0, minor = 0, version = 0;
+  d->cuDeviceGet(&handle, device);
+  d->cuDeviceGetName(name, sizeof name, handle);
+  d->cuDeviceGetAttribute(&sms, cu::kAttrMultiprocessorCount, handle);
+  d->cuDeviceGetAttribute(&major, cu::kAttrComputeCapabilityMajor, handle);
+  d->cuDeviceGetAttribute(&minor, cu::kAttrComputeCapabilityMinor, handle);
+  d->cuDriverGetVersion(&version);
+  *description = std::string(name) + ", " + std::to_string(sms) + " SMs, sm_" +
+                 std::to_string(major) + std::to_string(minor) + ", driver " +
+                 std::to_string(version);
+  return Status::success();
+}
+
+int64_t countForBytes(const collrt::PlanCollective &collective,
+                      int64_t bytesPerRank) {
+  if (collective.program.collective == collc::sched::Collective::AllToAllV)
+    return 0;
+  return bytesPerRank / int64_t(collrt::dataTypeSize(collective.dtype));
+}
+
+std::string describeLaunch(const collrt::dev::GpuRunResult &r) {
+  return "kernel " + r.kernel + ": " + std::to_string(r.blocks) + " blocks x " +
+         std::to_string(r.threads) + " threads, " +
+         (r.graph ? "graph-launched" : "stream-launched (no graph)") + ", " +
+         std::to_string(r.tiles) + (r.tiles == 1 ? " tile" : " tiles") +
+         " of " + std::to_string(r.tileElements) + " elements, protocol " +
+         (r.ll ? "LL" : "simple");
+}
+
+} // namespace collcgpu
