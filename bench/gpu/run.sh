@@ -10,8 +10,8 @@
 #     primitives;
 #  3. checks every collective and algorithm on 8 ranks of the GPU (outputs
 #     poisoned, inputs position-dependent, every element compared, at 1 MiB
-#     and at an odd size), and the hand-written kernels for every element
-#     type and reduction;
+#     and at an odd size), the hand-written kernels for every element type
+#     and reduction, and collc-run --backend cuda on the ring all_reduce;
 #  4. times the copy, reduce and send/recv primitives with 16, 32 and 132
 #     CTAs against the copy rate, all_reduce of 256 MiB bf16 per rank (and
 #     torch doing the same, when python3 has torch), all_reduce of 8 KiB
@@ -112,7 +112,7 @@ if ! step configure 60 330 "${configure[@]}"; then
     echo "run.sh: configuring failed (logs/configure.log)"; exit 1
   fi
 fi
-step build 200 260 cmake --build "$BUILD" --target gpu-check -j "$JOBS" ||
+step build 200 260 cmake --build "$BUILD" --target gpu-check collc-run -j "$JOBS" ||
   { echo "run.sh: the build failed (logs/build.log)"; tail -20 "$OUT/logs/build.log"; exit 1; }
 CHECK=$BUILD/bin/gpu-check
 
@@ -157,6 +157,22 @@ export -f check_all
 step check 100 90 check_all || failed=1
 cp "$OUT/logs/check.log" "$OUT/check.tsv"
 grep -v -e $'\tok$' -e '^kind' -e '^#' "$OUT/check.tsv" | grep -q . && failed=1
+
+# collc-run's own GPU path (--backend cuda, docs/collc-run.md "On one
+# GPU") on the ring all_reduce: its rows and launch lines, every element
+# checked.
+collc_run_cuda() {
+  local row
+  row=$(awk -F'\t' '$2 == "all_reduce" && $3 == "ring" { print; exit }' "$PREP/manifest.tsv")
+  [ -n "$row" ] || { echo "no all_reduce ring in the manifest"; return 1; }
+  local name plan
+  name=$(cut -f1 <<< "$row"); plan=$(cut -f4 <<< "$row")
+  "$BUILD/bin/collc-run" "$PREP/$plan" --backend cuda --kernels "$OUT/kernels/$name.fatbin" \
+    --ranks 8 --check --bytes 4K:1M:16 --iters 2 --warmup 1 --timeout 20
+}
+export BUILD
+export -f collc_run_cuda
+step collc-run-cuda 30 80 collc_run_cuda || failed=1
 
 # 4. Timings.
 step primitives 40 60 "$CHECK" primitives "$OUT/kernels/primitives.fatbin" \
