@@ -198,6 +198,32 @@ Status ChannelRunner::post(const Instruction &in, const void *data,
   return Status::success();
 }
 
+Status ChannelRunner::postParts(const Instruction &in, bool stable) {
+  int32_t peer = in.sendPeer;
+  ConnectionKey key{layout_.worldRankOf(peer), channel_};
+  Backoff backoff;
+  bool waiting = false;
+  for (;;) {
+    bool posted = false;
+    if (Status s = state_.transport.trySendParts(
+            key, parts_.data(), parts_.size(), stable, &posted);
+        !s.ok())
+      return s;
+    if (posted)
+      break;
+    if (!waiting) {
+      status_.setPhase(ChannelPhase::WaitingSend, sent_[size_t(peer)]);
+      waiting = true;
+    }
+    if (Status s = idle(backoff); !s.ok())
+      return s;
+  }
+  ++sent_[size_t(peer)];
+  if (waiting)
+    status_.setPhase(ChannelPhase::Running);
+  return Status::success();
+}
+
 static uint64_t readWord(const char *at) {
   uint64_t word;
   std::memcpy(&word, at, sizeof word);
@@ -205,7 +231,7 @@ static uint64_t readWord(const char *at) {
 }
 
 Status ChannelRunner::receive(const Instruction &in, uint64_t tile,
-                              Received *message) {
+                              Received *message, bool prefixOnly) {
   int32_t peer = in.recvPeer;
   ConnectionKey key{layout_.worldRankOf(peer), channel_};
   Backoff backoff;
@@ -214,7 +240,11 @@ Status ChannelRunner::receive(const Instruction &in, uint64_t tile,
   size_t bytes = 0;
   for (;;) {
     bool ready = false;
-    if (Status s = state_.transport.tryRecv(key, &data, &bytes, &ready);
+    size_t inlineBytes = 0;
+    if (Status s = prefixOnly
+                       ? state_.transport.tryRecvPrefix(
+                             key, &data, &inlineBytes, &bytes, &ready)
+                       : state_.transport.tryRecv(key, &data, &bytes, &ready);
         !s.ok())
       return s;
     if (ready)
@@ -231,7 +261,8 @@ Status ChannelRunner::receive(const Instruction &in, uint64_t tile,
     status_.setPhase(ChannelPhase::Running);
 
   const char *at = static_cast<const char *>(data);
-  if (reinterpret_cast<uintptr_t>(at) % layout_.elementSize != 0) {
+  if (!prefixOnly &&
+      reinterpret_cast<uintptr_t>(at) % layout_.elementSize != 0) {
     aligned_.resize(bytes / 8 + 1);
     std::memcpy(aligned_.data(), at, bytes);
     at = reinterpret_cast<const char *>(aligned_.data());
@@ -412,15 +443,20 @@ Status ChannelRunner::execute(const Instruction &in, uint64_t tile) {
   switch (in.opcode) {
   case Opcode::Send: {
     loadCounts(in.src, tile);
-    char *out = writeHeader(tile, in.src);
+    char *payload = writeHeader(tile, in.src);
+    parts_.clear();
+    parts_.push_back(
+        {staging_.data(),
+         size_t(payload - reinterpret_cast<char *>(staging_.data()))});
     for (uint32_t j = 0; j < in.src.count; ++j) {
       size_t bytes = size_t(counts_[j]) * es;
       if (bytes)
-        std::memcpy(out, sliceData(in.src.buffer, in.src.index + j, tile),
-                    bytes);
-      out += bytes;
+        parts_.push_back(
+            {sliceData(in.src.buffer, in.src.index + j, tile), bytes});
     }
-    return post(in, staging_.data(), messageBytes());
+    // The input does not change during a run unless the schedule writes it.
+    bool stable = in.src.buffer == Buffer::Input && !layout_.writesInput;
+    return postParts(in, stable);
   }
   case Opcode::Recv:
     return recvStore(in, tile, /*forward=*/false);
@@ -442,6 +478,28 @@ Status ChannelRunner::recvStore(const Instruction &in, uint64_t tile,
                                 bool forward) {
   size_t es = layout_.elementSize;
   Received message;
+  if (!forward) {
+    // Each slice straight into its place (one copy from the sender's
+    // buffer where the transport left the message there).
+    if (Status s = receive(in, tile, &message, /*prefixOnly=*/true); !s.ok())
+      return s;
+    ConnectionKey key{layout_.worldRankOf(in.recvPeer), channel_};
+    size_t offset = size_t(message.payload - message.message);
+    for (uint32_t j = 0; j < in.dst.count; ++j) {
+      if (Status s = setSlice(in.dst, j, tile, counts_[j], "the message");
+          !s.ok())
+        return s;
+      size_t bytes = size_t(counts_[j]) * es;
+      if (bytes)
+        if (Status s = state_.transport.readRecv(
+                key, offset, sliceData(in.dst.buffer, in.dst.index + j, tile),
+                bytes);
+            !s.ok())
+          return s;
+      offset += bytes;
+    }
+    return release(in);
+  }
   if (Status s = receive(in, tile, &message); !s.ok())
     return s;
   const char *from = message.payload;
@@ -455,8 +513,6 @@ Status ChannelRunner::recvStore(const Instruction &in, uint64_t tile,
                   bytes);
     from += bytes;
   }
-  if (!forward)
-    return release(in);
   // Forward the message as it came (same tile, chunks and slices): straight
   // from the transport's slot when the next connection has room, else
   // through the staging buffer so that the slot is freed while waiting.

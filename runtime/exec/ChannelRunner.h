@@ -95,11 +95,15 @@ private:
   /// free slot.
   Status post(const collc::sched::Instruction &in, const void *data,
               size_t bytes);
+  /// post() of the concatenation of parts_ (the header in the staging
+  /// buffer, then the slices where they are); `stable`: the slices do not
+  /// change before the run ends (Transport::trySendParts).
+  Status postParts(const collc::sched::Instruction &in, bool stable);
   /// Waits for the next message from the instruction's recv peer and checks
   /// its header against the tile and the chunks the instruction receives;
   /// fills counts_ with the elements of each chunk's slice.
   Status receive(const collc::sched::Instruction &in, uint64_t tile,
-                 Received *message);
+                 Received *message, bool prefixOnly = false);
   Status release(const collc::sched::Instruction &in);
 
   /// Writes a header for `range` (slices of counts_) into the staging
@@ -147,6 +151,8 @@ private:
   std::vector<uint64_t> aligned_;
   /// Elements of each chunk's slice in the message being built or read.
   std::vector<int64_t> counts_;
+  /// The parts of a message being sent (postParts).
+  std::vector<MessagePart> parts_;
   /// Messages sent to / received from each group rank on this channel.
   std::vector<uint64_t> sent_, received_;
   /// The instruction being executed (for error messages).

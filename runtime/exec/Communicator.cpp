@@ -64,16 +64,7 @@ const char *TransportCommunicator::transportName() const {
   return transport_->name();
 }
 std::string TransportCommunicator::describeTransport() const {
-  std::string line = transport_->describe();
-  // What the transport can do is not all the executor uses: the channel
-  // runner sends every message with trySend, so the shm transport's single
-  // copy (Transport::trySendParts) is not taken by the CPU executor yet
-  // (docs/runtime.md, "Messages between processes").
-  if (std::string(transport_->name()) == "shm" &&
-      line.find("single copy (") != std::string::npos)
-    line += "; the CPU executor does not use single copy yet: its messages "
-            "are copied into a slot and out of it";
-  return line;
+  return transport_->describe();
 }
 
 void TransportCommunicator::abort(const std::string &reason) {
