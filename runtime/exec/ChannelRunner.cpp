@@ -175,27 +175,8 @@ Status ChannelRunner::waitForDependencies(const Instruction &in,
 
 Status ChannelRunner::post(const Instruction &in, const void *data,
                            size_t bytes) {
-  int32_t peer = in.sendPeer;
-  ConnectionKey key{layout_.worldRankOf(peer), channel_};
-  Backoff backoff;
-  bool waiting = false;
-  for (;;) {
-    bool posted = false;
-    if (Status s = state_.transport.trySend(key, data, bytes, &posted); !s.ok())
-      return s;
-    if (posted)
-      break;
-    if (!waiting) {
-      status_.setPhase(ChannelPhase::WaitingSend, sent_[size_t(peer)]);
-      waiting = true;
-    }
-    if (Status s = idle(backoff); !s.ok())
-      return s;
-  }
-  ++sent_[size_t(peer)];
-  if (waiting)
-    status_.setPhase(ChannelPhase::Running);
-  return Status::success();
+  parts_.assign(1, MessagePart{data, bytes});
+  return postParts(in, /*stable=*/false);
 }
 
 Status ChannelRunner::postParts(const Instruction &in, bool stable) {

@@ -92,7 +92,7 @@ private:
   /// peers; then a pause.
   Status idle(class Backoff &backoff);
   /// Posts `bytes` at `data` to the instruction's send peer, waiting for a
-  /// free slot.
+  /// free slot (postParts of one part that may change after the call).
   Status post(const collc::sched::Instruction &in, const void *data,
               size_t bytes);
   /// post() of the concatenation of parts_ (the header in the staging
