@@ -54,7 +54,10 @@ def SchedVerify : Pass<"sched-verify", "::mlir::ModuleOp"> {
     Option<"slots", "slots", "unsigned", "8",
            "in-flight sends per connection">,
     Option<"maxChannels", "max-channels", "unsigned", "32",
-           "channels a rank can run at once">
+           "channels a rank can run at once">,
+    Option<"maxRaceStreams", "max-race-streams", "unsigned", "2048",
+           "channel streams the race check follows before it is skipped "
+           "(VerifyOptions::maxRaceStreams)">
   ];
   let constructor = "::collc::createSchedVerifyPass()";
 }

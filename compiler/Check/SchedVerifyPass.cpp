@@ -218,6 +218,7 @@ struct SchedVerifyPass : impl::SchedVerifyBase<SchedVerifyPass> {
           sched::VerifyOptions verifyOptions;
           verifyOptions.connectionSlots = slots;
           verifyOptions.maxChannelsPerRank = maxChannels;
+          verifyOptions.maxRaceStreams = maxRaceStreams;
           sched::VerifyResult result =
               sched::verifyProgram(*program, verifyOptions);
           if (!result.ok()) {

@@ -33,7 +33,9 @@ compileModule(mlir::ModuleOp module, const topo::Topology &topology,
       lowering::lowerCollectives(module, library, loweringOptions);
   if (mlir::failed(lowered) || compiled->selector->userAlgorithmFailed())
     return mlir::failure();
-  compiled->checked = checkLowered(std::move(*lowered), sched::VerifyOptions());
+  sched::VerifyOptions verifyOptions;
+  verifyOptions.maxRaceStreams = options.maxRaceStreams;
+  compiled->checked = checkLowered(std::move(*lowered), verifyOptions);
   for (const CheckedCollective &c : compiled->checked)
     if (c.lowered.algorithm && !c.verified())
       return mlir::failure();

@@ -27,7 +27,9 @@ namespace sweep {
 struct CompileOptions {
   std::string algo;    ///< --algo
   unsigned chunks = 0; ///< --chunks (0: chosen by simulation)
-  std::string params;  ///< --algo-param name=value,...
+  /// --max-race-streams (sched::VerifyOptions::maxRaceStreams)
+  uint32_t maxRaceStreams = sched::VerifyOptions().maxRaceStreams;
+  std::string params; ///< --algo-param name=value,...
   bool recordTimelines = false;
   SelectOptions select;
 };

@@ -40,12 +40,12 @@ struct VerifyOptions {
   /// the two writing it (no other stream can race). Each is a component of
   /// every vector clock, so the check costs this many words per message
   /// received and per `after` dependency; above it the check is skipped and
-  /// VerifyResult::raceCheckSkipped says why. Default 1024: 64 ranks of 16
-  /// channels that share chunks (the hierarchical algorithms' largest
-  /// tested group) are checked; at 1024 ranks, two such channels per rank
-  /// are already too many, so large schedules cost what they did without
-  /// the check.
-  uint32_t maxRaceStreams = 1024;
+  /// VerifyResult::raceCheckSkipped says why. Default 2048: the 64 ranks of
+  /// dgx8x8 with 30 channels that share chunks (hierarchical_direct, 1920
+  /// streams) are checked, in about a second at 16 chunks; at 1024 ranks,
+  /// two such channels per rank are already too many, so large schedules
+  /// cost what they did without the check.
+  uint32_t maxRaceStreams = 2048;
   /// Memory the race check's vector clocks may take (a clock is kept per
   /// stream and per message in flight). Past it the check stops part-way
   /// and VerifyResult::raceCheckSkipped says so; races reported until then

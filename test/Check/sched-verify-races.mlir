@@ -31,14 +31,17 @@
 // FIXED-NEXT: @recursive_doubling_all_gather: n = 3, k = 2: verified (13 instructions, 5 transfers){{$}}
 
 // Where the check stops: 31 channels per rank race on a scratch chunk. With
-// 33 ranks that is 1023 streams to follow, and the races are reported; with
-// 34 ranks, 1054 are more than VerifyOptions::maxRaceStreams, and the
-// schedule verifies with a note that the race check was skipped.
-// RUN: not collc-opt %S/Inputs/many-copy-channels.mlir --sched-verify="group-sizes=33,34" -o /dev/null 2>&1 | FileCheck %s --check-prefix=LIMIT
-// LIMIT:      error: sched-verify: @many_copy_channels: n = 33, k = 1: 6 error(s)
+// 66 ranks that is 2046 streams to follow, and the races are reported; with
+// 67 ranks, 2077 are more than VerifyOptions::maxRaceStreams (2048), and
+// the schedule verifies with a note that the race check was skipped. The
+// pass's max-race-streams option moves the limit.
+// RUN: not collc-opt %S/Inputs/many-copy-channels.mlir --sched-verify="group-sizes=66,67" -o /dev/null 2>&1 | FileCheck %s --check-prefix=LIMIT
+// LIMIT:      error: sched-verify: @many_copy_channels: n = 66, k = 1: 6 error(s)
 // LIMIT:      note: race: rank 0, scratch chunk 0 is written by channel 1 step 0 (instruction 0: copy) and by channel 2 step 0 (instruction 0: copy), and neither
-// LIMIT:      note: 985 more race errors not shown
-// LIMIT:      sched-verify: @many_copy_channels: n = 34, k = 1: verified (1122 instructions, 34 transfers); race check skipped: 1054 channel streams on 34 ranks share chunks with another channel of their rank, more than the 1024 it follows (VerifyOptions::maxRaceStreams){{$}}
+// LIMIT:      note: 1975 more race errors not shown
+// LIMIT:      sched-verify: @many_copy_channels: n = 67, k = 1: verified (2211 instructions, 67 transfers); race check skipped: 2077 channel streams on 67 ranks share chunks with another channel of their rank, more than the 2048 it follows (VerifyOptions::maxRaceStreams){{$}}
+// RUN: collc-opt %S/Inputs/many-copy-channels.mlir --sched-verify="group-sizes=34 max-race-streams=1000" -o /dev/null 2>&1 | FileCheck %s --check-prefix=OPTION
+// OPTION:     sched-verify: @many_copy_channels: n = 34, k = 1: verified (1122 instructions, 34 transfers); race check skipped: 1054 channel streams on 34 ranks share chunks with another channel of their rank, more than the 1000 it follows (VerifyOptions::maxRaceStreams){{$}}
 
 // The pattern of b53974d (the recursive-doubling all-gather): channel 0
 // copies the rank's part from its input into the output while channel 1

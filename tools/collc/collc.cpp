@@ -152,6 +152,14 @@ static cl::opt<unsigned> chunksOption(
     cl::desc("Chunks per algorithm unit (pipelining depth); default 1"),
     cl::value_desc("K"), cl::init(0), cl::cat(collcCategory));
 
+static cl::opt<unsigned> maxRaceStreams(
+    "max-race-streams",
+    cl::desc("How many channel streams sched-verify's race check follows "
+             "before it is skipped (the report then says 'verified except "
+             "for races'); default 2048"),
+    cl::value_desc("N"), cl::init(sched::VerifyOptions().maxRaceStreams),
+    cl::cat(collcCategory));
+
 static cl::list<std::string> algoFiles(
     "algo-file",
     cl::desc("Add the sched.schedule algorithms of FILE to the library; "
@@ -855,6 +863,7 @@ static int run() {
   collc::sweep::CompileOptions compileOptions;
   compileOptions.algo = algoOption;
   compileOptions.chunks = chunksOption;
+  compileOptions.maxRaceStreams = maxRaceStreams;
   compileOptions.params = algoParamOption;
   compileOptions.recordTimelines = !traceFile.empty();
 

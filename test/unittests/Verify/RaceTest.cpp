@@ -318,13 +318,13 @@ TEST(RaceTest, StopsWhenClocksOutgrowTheirMemory) {
 }
 
 /// Above maxRaceStreams the check is skipped, and the result says so.
-TEST(RaceTest, RingOf1024RanksWithACopyChannelIsSkipped) {
+TEST(RaceTest, RingOf1025RanksWithACopyChannelIsSkipped) {
   VerifyResult result =
-      verifyProgram(ringAllGatherWithCopyChannel(1024, false), VerifyOptions());
+      verifyProgram(ringAllGatherWithCopyChannel(1025, false), VerifyOptions());
   EXPECT_TRUE(result.ok()) << ::testing::PrintToString(messages(result));
   EXPECT_EQ(result.raceCheckSkipped,
-            "skipped: 2048 channel streams on 1024 ranks share chunks with "
-            "another channel of their rank, more than the 1024 it follows "
+            "skipped: 2050 channel streams on 1025 ranks share chunks with "
+            "another channel of their rank, more than the 2048 it follows "
             "(VerifyOptions::maxRaceStreams)");
   EXPECT_EQ(result.raceStreams, 0u);
 }
