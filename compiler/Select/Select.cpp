@@ -56,9 +56,7 @@ double quickLowerBound(const sched::Program &program,
 static std::string tooManyChannels(const sched::Program &program) {
   uint32_t limit = sched::VerifyOptions().maxChannelsPerRank;
   for (size_t r = 0; r < program.ranks.size(); ++r) {
-    uint32_t used = 0;
-    for (const sched::ChannelProgram &channel : program.ranks[r].channels)
-      used += !channel.instructions.empty();
+    uint32_t used = program.ranks[r].channelsInUse();
     if (used > limit)
       return "rank " + std::to_string(r) + " uses " + std::to_string(used) +
              " channels, more than the " + std::to_string(limit) +

@@ -19,8 +19,8 @@ constexpr double kBatchTolerance = 1e-12;
 /// Bytes of GPU memory read plus written, in units of the payload. Received
 /// data lands in a staging slot written by the link; the thread block reads
 /// it from there (Simple protocol), reads src and writes dst.
-double memoryFactor(Opcode op) {
-  switch (op) {
+double memoryFactor(const Instruction &in) {
+  switch (in.opcode) {
   case Opcode::Send:
     return 1; // read src
   case Opcode::Recv:
@@ -28,7 +28,9 @@ double memoryFactor(Opcode op) {
   case Opcode::Copy:
     return 2; // read src, write dst
   case Opcode::Reduce:
-    return 3; // read src and dst, write dst
+    // read the fanin w source ranges (the payload) and dst, a w-th of
+    // them, write dst: 1 + 2/w (3 for a plain reduce)
+    return 1.0 + 2.0 / double(std::max<uint32_t>(1, sched::reduceFanin(in)));
   case Opcode::RecvReduceSend:
     return 2; // read staged and src
   case Opcode::RecvCopySend:
@@ -161,12 +163,7 @@ void Engine::beginTransfers(uint32_t s, double now) {
   const Instruction &in = index_.instruction(s, pc_[s]);
   int64_t bytes = index_.bytes(index_.id(s, pc_[s]));
   uint8_t pending = 0;
-  double memory = options_.chargeMemory ? memoryFactor(in.opcode) * bytes : 0;
-  // A reduce with fanin w reads its w source ranges (the payload) once and
-  // reads and writes dst, a w-th of them: (1 + 2/w) x payload.
-  if (uint32_t fanin = sched::reduceFanin(in);
-      options_.chargeMemory && in.opcode == Opcode::Reduce && fanin > 1)
-    memory = (1.0 + 2.0 / fanin) * double(bytes);
+  double memory = options_.chargeMemory ? memoryFactor(in) * bytes : 0;
   if (memory > 0) {
     uint32_t resource = machine_.memoryResource[rank];
     network_.start(streams_ + s, &resource, 1, memory, now);

@@ -14,9 +14,7 @@ void checkCoResidency(const Program &program, const VerifyOptions &options,
                       ErrorSink &errors) {
   for (size_t r = 0; r < program.ranks.size(); ++r) {
     // An empty channel stream launches nothing, so it does not count.
-    uint64_t used = 0;
-    for (const ChannelProgram &channel : program.ranks[r].channels)
-      used += !channel.instructions.empty();
+    uint32_t used = program.ranks[r].channelsInUse();
     if (used <= options.maxChannelsPerRank)
       continue;
     errors.report(VerifyErrorKind::CoResidency,

@@ -37,10 +37,7 @@ public:
     result.component.assign(streams.streamCount(), RaceCandidates::kNone);
     for (uint32_t r = 0; r < uint32_t(program.ranks.size()); ++r) {
       const RankProgram &rank = program.ranks[r];
-      uint32_t busy = 0;
-      for (const ChannelProgram &channel : rank.channels)
-        busy += !channel.instructions.empty();
-      if (busy < 2)
+      if (rank.channelsInUse() < 2)
         continue;
       std::fill(uses.begin(), uses.end(), ChunkUse());
       for (uint32_t c = 0; c < rank.channels.size(); ++c)

@@ -119,7 +119,7 @@ uint64_t SymbolicState::execute(const Site &site, const SymbolicValue *received,
     staging.assign(operand, operand + src.count);
     SymbolicValue *target = chunks(site.rank, dst);
     // With fanin w, src is w ranges of dst.count chunks, combined in order.
-    uint32_t fanin = src.count / dst.count;
+    uint32_t fanin = reduceFanin(site.instruction);
     for (uint32_t w = 0; w < fanin; ++w) {
       ChunkRange part{src.buffer, src.index + w * dst.count, dst.count};
       for (uint32_t i = 0; i < dst.count; ++i)

@@ -103,6 +103,10 @@ struct Instruction;
 /// multiple of dst.count (a malformed reduce).
 uint32_t reduceFanin(const Instruction &in);
 
+/// The sched dialect's `count` operand of the instruction: the chunks of
+/// each of its ranges (a reduce's src holds reduceFanin of them).
+inline uint32_t chunkCount(const Instruction &in);
+
 /// Whether the instruction's src and dst counts agree: equal for every
 /// opcode that reads src and writes dst, except reduce, whose src may hold
 /// several ranges of dst.count chunks (reduceFanin). Returns "" or the
@@ -128,6 +132,12 @@ struct Instruction {
   uint32_t depCount = 0;
 };
 
+inline uint32_t chunkCount(const Instruction &in) {
+  return opcodeReadsSrc(in.opcode) && in.opcode != Opcode::Reduce
+             ? in.src.count
+             : in.dst.count;
+}
+
 struct ChannelProgram {
   std::vector<Instruction> instructions;
 };
@@ -135,6 +145,15 @@ struct ChannelProgram {
 struct RankProgram {
   std::vector<ChannelProgram> channels;
   std::vector<Dependency> dependencies; ///< referenced by Instruction::dep*
+  /// Channels with at least one instruction: the thread blocks the rank
+  /// launches, which must all be resident at once (sched-verify's
+  /// co-residency rule; selection's candidates).
+  uint32_t channelsInUse() const {
+    uint32_t used = 0;
+    for (const ChannelProgram &channel : channels)
+      used += !channel.instructions.empty();
+    return used;
+  }
 };
 
 /// The chunks of each buffer. Every rank has the same number of chunks per

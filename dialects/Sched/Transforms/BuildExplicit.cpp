@@ -79,10 +79,7 @@ collc::sched::buildExplicitSchedule(OpBuilder &builder, Location loc,
           builder.create<ChannelOp>(loc, builder.getSI32IntegerAttr(channelId));
       builder.setInsertionPointToEnd(&channelOp.getBody().emplaceBlock());
       for (const Instruction &in : channel.instructions) {
-        uint32_t chunks =
-            opcodeReadsSrc(in.opcode) && !(in.opcode == Opcode::Reduce)
-                ? in.src.count
-                : in.dst.count;
+        uint32_t chunks = chunkCount(in);
         uint32_t fanin = reduceFanin(in);
         Attribute count = chunks == 1 ? Attribute() : integer(chunks);
         Attribute step = in.step == 0 ? Attribute() : integer(in.step);

@@ -25,9 +25,7 @@ void collc::sched::printInstruction(llvm::raw_ostream &os,
   if (opcodeWritesDst(opcode))
     os << " dst = " << bufferName(instruction.dst.buffer) << '['
        << instruction.dst.index << ']';
-  uint32_t count = opcodeReadsSrc(opcode) && opcode != Opcode::Reduce
-                       ? instruction.src.count
-                       : instruction.dst.count;
+  uint32_t count = chunkCount(instruction);
   if (count != 1)
     os << " count = " << count;
   if (uint32_t fanin = reduceFanin(instruction); fanin > 1)

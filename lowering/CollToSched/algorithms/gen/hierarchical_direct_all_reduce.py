@@ -88,22 +88,23 @@ w(f'''sched.schedule @hierarchical_direct_all_reduce collective = all_reduce
     scratch = "k floordiv n * (n + n floordiv gpus_per_node - 1)"
     description = "hierarchical direct: direct node reduce-scatter and rail reduce-scatter combined in one pass each, then direct rail and node all-gathers, chunk-pipelined and overlapped; needs nodes; 2(n-1)/n M sent per rank" {{''')
 # channel 0: RS folds
-def rs_fold(c, u, gn, dst, dstidx, srcidx_copy):
+def rs_fold(c, u, gn, dst, dstidx, srcidx_copy, indent):
     q = f"({u}) mod 2"
-    return f'''        sched.copy src = input["{srcidx_copy}"] dst = {dst}["{dstidx}"]
-        sched.reduce src = scratch["{RSNODE_STAGE(c, u, 1)}"]
-            dst = {dst}["{dstidx}"] fanin = "{G} - 1"
-            after = [(channel "1 + ({q}) * ({G} - 1)" to "{G} + ({q}) * ({G} - 1)", index "2 * ({idx(gn, q, u)}) + 1")]'''
+    sp = ' ' * indent
+    return f'''{sp}sched.copy src = input["{srcidx_copy}"] dst = {dst}["{dstidx}"]
+{sp}sched.reduce src = scratch["{RSNODE_STAGE(c, u, 1)}"]
+{sp}    dst = {dst}["{dstidx}"] fanin = "{G} - 1"
+{sp}    after = [(channel "1 + ({q}) * ({G} - 1)" to "{G} + ({q}) * ({G} - 1)", index "2 * ({idx(gn, q, u)}) + 1")]'''
 w('  sched.channel 0 {')
 w(f'    sched.for c = 0 to "{K}" {{')
 for case, gn in ((f"{LAG} - 1 - c >= 0", "c"), (f"c - {LAG} >= 0", f"2 * c - {LAG}")):
     w(f'      sched.if "{case}" {{')
     w(f'        sched.for u = 0 to "{N} - 1" {{')
     w(rs_fold("c", "u", gn, "scratch", f"u * {K} + c",
-              f"((((r floordiv {G}) - 1 - u) mod {N}) * {G} + r mod {G}) * {K} + c").replace('\n        ','\n          ').replace('        sched.copy','          sched.copy',1))
+              f"((((r floordiv {G}) - 1 - u) mod {N}) * {G} + r mod {G}) * {K} + c", 10))
     w('        }')
     u = f"{N} - 1"
-    w(rs_fold("c", u, gn, "output", f"r * {K} + c", f"r * {K} + c"))
+    w(rs_fold("c", u, gn, "output", f"r * {K} + c", f"r * {K} + c", 8))
     w('      }')
 w('    }')
 w('  }')
@@ -112,8 +113,8 @@ w(f'  sched.channel p = 1 to "2 * {G} + 2 * {N} - 2" {{')
 w(f'    sched.if "2 * {G} - 2 - p >= 0" {{')
 w(f'      sched.for c = 0 to "{K} + {LAG}" {{')
 # RS group
-def unit(kind, c, u, gn):
-    # returns list of lines for one unit (send + recv) inside guards
+def unit(kind, c, u):
+    """(send peer, src, recv peer, dst, step) of a node unit."""
     if kind == "RS":
         send_to = f"r - r mod {G} + (r + {D}) mod {G}"
         src = f'input["((((r floordiv {G}) - 1 - {u}) mod {N}) * {G} + (r + {D}) mod {G}) * {K} + {c}"]'
@@ -128,7 +129,7 @@ def unit(kind, c, u, gn):
         step = "3"
     return send_to, src, recv_from, dst, step
 def emit_unit(kind, c, u, gn, indent, data_dep):
-    send_to, src, recv_from, dst, step = unit(kind, c, u, gn)
+    send_to, src, recv_from, dst, step = unit(kind, c, u)
     q = Q()
     other = f"p + (1 - 2 * {Q()}) * ({G} - 1)"
     sp = ' ' * indent
