@@ -5,7 +5,8 @@
 # a GPU machine without LLVM: for every collective and every algorithm of
 # collc's library, on 8 ranks, a plan (collc --emit=plan) and its generated
 # kernel (collc --emit=cuda), in bf16 (sum for the reducing ones), plus the
-# all_reduce variants timed at 256 MiB (ring with 16 and 8 rings). The
+# all_reduce variants timed at 256 MiB (ring with 16 and 8 rings), and a
+# 2-rank ring all_reduce for the one-process-per-rank step. The
 # hierarchical algorithms are compiled for the 2x4 test topology (2 nodes of
 # 4 GPUs), the others for 1x8: on one GPU all 8 ranks share it either way.
 #
@@ -15,8 +16,8 @@
 #
 # Writes PREPARED_DIR/manifest.tsv: name, collective, algorithm, plan, cu,
 # kernel, purpose (check: every element compared at two sizes; perf: also
-# timed at 256 MiB and 8 KiB). Exits 1 if any collective of the list got no
-# kernel.
+# timed at 256 MiB and 8 KiB; ipc: also run by 2 processes through CUDA
+# IPC). Exits 1 if any collective of the list got no kernel.
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 PREP=
@@ -24,7 +25,7 @@ COLLC=$ROOT/build/bin/collc
 while [ $# -gt 0 ]; do
   case $1 in
     --collc) COLLC=$2; shift 2 ;;
-    -h|--help) sed -n 2,21p "$0"; exit 0 ;;
+    -h|--help) sed -n 2,22p "$0"; exit 0 ;;
     -*) echo "prepare.sh: unknown option $1" >&2; exit 2 ;;
     *) [ -z "$PREP" ] || { echo "prepare.sh: one directory only" >&2; exit 2; }
        PREP=$1; shift ;;
@@ -87,6 +88,8 @@ done <<< "$list"
 # all_reduce with more CTAs for the bandwidth table: a ring per 8 channels.
 emit all_reduce-ring-rings16 all_reduce ring 1x8 perf --algo-param rings=16
 emit all_reduce-ring-rings8 all_reduce ring 1x8 perf --algo-param rings=8
+# One process per rank (run.sh's collc-run-ipc step: 2 processes, CUDA IPC).
+emit all_reduce-ring-2ranks all_reduce ring 1x2 ipc
 
 # nlohmann/json for GPU machines without it.
 json=$(echo '#include <nlohmann/json.hpp>' | ${CXX:-c++} -xc++ -E -M - 2>/dev/null |

@@ -11,7 +11,8 @@
 #  3. checks every collective and algorithm on 8 ranks of the GPU (outputs
 #     poisoned, inputs position-dependent, every element compared, at 1 MiB
 #     and at an odd size), the hand-written kernels for every element type
-#     and reduction, and collc-run --backend cuda on the ring all_reduce;
+#     and reduction, collc-run --backend cuda on the ring all_reduce, and
+#     the 2-rank ring all_reduce as 2 processes through CUDA IPC;
 #  4. times the copy, reduce and send/recv primitives with 16, 32 and 132
 #     CTAs against the copy rate, all_reduce of 256 MiB bf16 per rank (and
 #     torch doing the same, when python3 has torch), all_reduce of 8 KiB
@@ -26,7 +27,7 @@
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 OUT= PREP= BUILD=$ROOT/build-gpu ARCH=
-usage() { sed -n 2,27p "$0" >&2; exit 2; }
+usage() { sed -n 2,28p "$0" >&2; exit 2; }
 while [ $# -gt 0 ]; do
   case $1 in
     --build) [ $# -ge 2 ] || usage; BUILD=$2; shift 2 ;;
@@ -173,6 +174,39 @@ collc_run_cuda() {
 export BUILD
 export -f collc_run_cuda
 step collc-run-cuda 30 80 collc_run_cuda || failed=1
+
+# One process per rank (docs/gpu-runtime.md, "One process per rank"): the
+# 2-rank ring all_reduce as 2 processes on this GPU (mpirun -np 2 where
+# Open MPI is installed, else 2 background processes with COLLC_RANK ...),
+# the arenas exchanged with CUDA IPC, every element checked. The two
+# processes' kernels take turns on the GPU (no MPS): the times mean nothing.
+collc_run_ipc() {
+  local row name plan port
+  row=$(awk -F'\t' '$7 == "ipc" { print; exit }' "$PREP/manifest.tsv")
+  [ -n "$row" ] || { echo "no ipc entry in $PREP/manifest.tsv: rerun bench/gpu/prepare.sh"; return 1; }
+  name=$(cut -f1 <<< "$row"); plan=$(cut -f4 <<< "$row")
+  port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+  local args=("$PREP/$plan" --backend cuda --kernels "$OUT/kernels/$name.fatbin"
+              --check --bytes 4K:1M:16 --iters 2 --warmup 1 --timeout 20)
+  if command -v mpirun >/dev/null; then
+    echo "# launcher: mpirun -np 2"
+    mpirun --allow-run-as-root --oversubscribe -np 2 -x MASTER_ADDR=127.0.0.1 \
+      -x MASTER_PORT="$port" "$BUILD/bin/collc-run" "${args[@]}"
+    return
+  fi
+  echo "# launcher: none (no mpirun): 2 background processes with COLLC_RANK, COLLC_WORLD_SIZE, COLLC_LOCAL_RANK"
+  local pids=() rc=0 r
+  for r in 0 1; do
+    COLLC_RANK=$r COLLC_WORLD_SIZE=2 COLLC_LOCAL_RANK=$r COLLC_MASTER_ADDR=127.0.0.1 \
+      COLLC_MASTER_PORT=$port "$BUILD/bin/collc-run" "${args[@]}" &
+    pids+=($!)
+  done
+  for r in "${pids[@]}"; do wait "$r" || rc=1; done
+  return $rc
+}
+export -f collc_run_ipc
+step collc-run-ipc 40 70 collc_run_ipc || failed=1
+cp "$OUT/logs/collc-run-ipc.log" "$OUT/collc-run-ipc.txt"
 
 # 4. Timings.
 step primitives 40 60 "$CHECK" primitives "$OUT/kernels/primitives.fatbin" \

@@ -126,6 +126,13 @@ Loaded load() {
   need(find(library, &d.cuGraphExecDestroy, "cuGraphExecDestroy"),
        "cuGraphExecDestroy");
   need(find(library, &d.cuGraphDestroy, "cuGraphDestroy"), "cuGraphDestroy");
+  need(find(library, &d.cuIpcGetMemHandle, "cuIpcGetMemHandle"),
+       "cuIpcGetMemHandle");
+  need(find(library, &d.cuIpcOpenMemHandle, "cuIpcOpenMemHandle_v2",
+            "cuIpcOpenMemHandle"),
+       "cuIpcOpenMemHandle_v2");
+  need(find(library, &d.cuIpcCloseMemHandle, "cuIpcCloseMemHandle"),
+       "cuIpcCloseMemHandle");
   if (!missing.empty()) {
     l.status = Status(ErrorCode::Unsupported,
                       "the CUDA driver (libcuda.so.1) lacks " + missing +
@@ -152,9 +159,24 @@ Loaded load() {
 
 } // namespace
 
+namespace {
+const Loaded &loaded() {
+  static Loaded l = load();
+  return l;
+}
+} // namespace
+
+Status cudaDeviceCount(int *count) {
+  *count = 0;
+  if (!loaded().status.ok())
+    return loaded().status;
+  *count = loaded().devices;
+  return Status::success();
+}
+
 Status loadCudaDriver(int ordinal, const CudaDriver **driver,
                       cu::Context *context) {
-  static Loaded loaded = load();
+  const Loaded &loaded = collrt::dev::loaded();
   if (!loaded.status.ok())
     return loaded.status;
   if (ordinal < 0 || ordinal >= loaded.devices)

@@ -48,6 +48,11 @@ constexpr unsigned kMemHostAllocDeviceMap = 0x02;
 constexpr unsigned kStreamNonBlocking = 0x1;
 constexpr unsigned kEventDefault = 0x0;
 constexpr int kStreamCaptureModeRelaxed = 2;
+/// CUipcMemHandle: 64 opaque bytes, passed by value.
+struct IpcMemHandle {
+  char reserved[64];
+};
+constexpr unsigned kIpcMemLazyEnablePeerAccess = 0x1;
 
 } // namespace cu
 
@@ -106,6 +111,11 @@ struct CudaDriver {
   cu::Result (*cuGraphLaunch)(cu::GraphExec, cu::Stream) = nullptr;
   cu::Result (*cuGraphExecDestroy)(cu::GraphExec) = nullptr;
   cu::Result (*cuGraphDestroy)(cu::Graph) = nullptr;
+  // CUDA IPC (one process per rank, docs/gpu-runtime.md).
+  cu::Result (*cuIpcGetMemHandle)(cu::IpcMemHandle *, cu::DevicePtr) = nullptr;
+  cu::Result (*cuIpcOpenMemHandle)(cu::DevicePtr *, cu::IpcMemHandle,
+                                   unsigned) = nullptr;
+  cu::Result (*cuIpcCloseMemHandle)(cu::DevicePtr) = nullptr;
 
   /// "cuMemAlloc failed: CUDA_ERROR_OUT_OF_MEMORY (out of memory)".
   std::string error(const char *call, cu::Result result) const;
@@ -121,6 +131,10 @@ struct CudaDriver {
 ///   "unsupported: no CUDA device: cuDeviceGetCount returned 0"
 Status loadCudaDriver(int ordinal, const CudaDriver **driver,
                       cu::Context *context = nullptr);
+
+/// The number of CUDA devices (loading the driver as above; Unsupported
+/// with the reason where there is none).
+Status cudaDeviceCount(int *count);
 
 } // namespace dev
 } // namespace collrt

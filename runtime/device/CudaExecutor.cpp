@@ -8,6 +8,8 @@
 #include "runtime/check/TestData.h"
 #include "runtime/device/WaitReport.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstring>
@@ -185,6 +187,12 @@ CudaCollective::~CudaCollective() {
   // the arena: leak it rather than free memory a kernel writes.
   bool running =
       failed_ && failure_.message().find("did not end") != std::string::npos;
+  // A peer's kernel may still write into this process's arena when this
+  // one failed: keep it (the process is about to report and exit).
+  if (failed_ && !layout_.launchesEveryRank())
+    running = true;
+  for (cu::DevicePtr p : opened_)
+    d_->cuIpcCloseMemHandle(p);
   if (arena_ && !running)
     d_->cuMemFree(arena_);
   if (abortHost_ && !running)
@@ -206,8 +214,15 @@ Status CudaCollective::create(const PlanCollective &collective, size_t index,
       !s.ok())
     return s;
   const LaunchLayout &l = c->layout_;
-  std::string what = l.name() + " on " + std::to_string(l.nranks()) +
-                     " ranks of CUDA device " + std::to_string(options.device);
+  std::string what =
+      l.name() + " on " +
+      (l.launchesEveryRank() ? std::to_string(l.nranks()) + " ranks"
+       : l.launched().size() == 1
+           ? "rank " + std::to_string(l.launched()[0]) + " of " +
+                 std::to_string(l.nranks())
+           : std::to_string(l.launched().size()) + " of " +
+                 std::to_string(l.nranks()) + " ranks") +
+      " of CUDA device " + std::to_string(options.device);
   if (Status s = module.function(kernel, &c->kernel_); !s.ok())
     return s;
   c->kernelName_ = kernel;
@@ -286,18 +301,136 @@ Status CudaCollective::create(const PlanCollective &collective, size_t index,
   if (cu::Result r = d->cuMemHostGetDevicePointer(&c->abortDevice_, host, 0);
       r != cu::kSuccess)
     return d->fail(what + ": the abort flag", "cuMemHostGetDevicePointer", r);
-  if (cu::Result r = d->cuMemAlloc(&c->arena_, l.arenaBytes());
+  if (cu::Result r = d->cuMemAlloc(&c->arena_, l.launchBytes());
       r != cu::kSuccess)
-    return d->fail(what + ": " + std::to_string(l.arenaBytes()) +
+    return d->fail(what + ": " + std::to_string(l.launchBytes()) +
                        " bytes for slots, scratch and contexts",
                    "cuMemAlloc", r, ErrorCode::SystemError);
-  if (cu::Result r = d->cuMemsetD8(c->arena_, 0, l.arenaBytes());
+  // Synchronous: the arenas are zero before any peer can learn of them.
+  if (cu::Result r = d->cuMemsetD8(c->arena_, 0, l.launchBytes());
       r != cu::kSuccess)
     return d->fail(what, "cuMemsetD8", r);
+  c->arenas_ = l.localArenas(c->arena_);
+  c->connected_ = l.launchesEveryRank();
   if (cu::Result r = d->cuEventCreate(&c->done_, cu::kEventDefault);
       r != cu::kSuccess)
     return d->fail(what, "cuEventCreate", r);
   *out = std::move(c);
+  return Status::success();
+}
+
+namespace {
+std::string hostName() {
+  char name[256] = {};
+  if (gethostname(name, sizeof name - 1) != 0)
+    return "?";
+  return name;
+}
+} // namespace
+
+Status CudaCollective::exportArenas(std::vector<ArenaEntry> *entries) const {
+  entries->clear();
+  if (failed_)
+    return failure_;
+  cu::IpcMemHandle handle;
+  std::memset(&handle, 0, sizeof handle);
+  if (cu::Result r = d_->cuIpcGetMemHandle(&handle, arena_); r != cu::kSuccess)
+    return d_->fail(layout_.name() + ": exporting the arena of rank " +
+                        std::to_string(layout_.launched()[0]) +
+                        " for its peers' processes (CUDA IPC)",
+                    "cuIpcGetMemHandle", r);
+  std::string host = hostName();
+  for (int32_t r : layout_.launched()) {
+    ArenaEntry e;
+    e.rank = r;
+    e.layoutKey = layout_.key();
+    e.arenaBytes = layout_.arena(r).bytes;
+    e.process = int64_t(getpid());
+    e.host = host;
+    e.device = options_.device;
+    e.address = arenas_[size_t(r)];
+    e.offset = layout_.arenaOffset(r);
+    static_assert(sizeof e.handle == sizeof handle, "CUipcMemHandle");
+    std::memcpy(e.handle, &handle, sizeof handle);
+    entries->push_back(e);
+  }
+  return Status::success();
+}
+
+Status CudaCollective::connect(const std::vector<ArenaEntry> &table) {
+  const LaunchLayout &l = layout_;
+  if (failed_)
+    return failure_;
+  if (connected_ && l.launchesEveryRank())
+    return Status::success();
+  if (connected_)
+    return Status(ErrorCode::InvalidArgument,
+                  l.name() + ": connect called twice");
+  if (Status s = l.checkPeerTable(table); !s.ok())
+    return failWith(s, nullptr);
+  std::string host = hostName();
+  int64_t self = int64_t(getpid());
+  std::vector<uint64_t> arenas = l.localArenas(arena_);
+  // One mapping per exported allocation (a process may hold several
+  // ranks' arenas in one).
+  std::vector<std::pair<std::string, cu::DevicePtr>> mapped;
+  for (int32_t r : l.launched())
+    for (int32_t p : l.peersOf(r)) {
+      if (arenas[size_t(p)])
+        continue;
+      const ArenaEntry &e = table[size_t(p)];
+      std::string head = l.name() + ": rank " + std::to_string(r) +
+                         " (process " + std::to_string(self) + " on " + host +
+                         ", CUDA device " + std::to_string(options_.device) +
+                         ") and its peer " + std::to_string(p) + " (process " +
+                         std::to_string(e.process) + " on " + e.host +
+                         ", CUDA device " + std::to_string(e.device) + "): ";
+      if (e.host != host)
+        return failWith(
+            Status(ErrorCode::Unsupported,
+                   head + "different hosts: CUDA IPC reaches the GPUs of one "
+                          "node only, and no network path for the GPU "
+                          "backend is built"),
+            nullptr);
+      if (e.process == self) {
+        // The same process: the pointer itself (a launch of another
+        // CudaCollective on the same device).
+        if (e.device != options_.device)
+          return failWith(
+              Status(ErrorCode::Unsupported,
+                     head + "ranks of one process on different GPUs need "
+                            "peer access (cuCtxEnablePeerAccess), which is "
+                            "not built: run one process per GPU"),
+              nullptr);
+        arenas[size_t(p)] = e.address;
+        continue;
+      }
+      std::string key(reinterpret_cast<const char *>(e.handle),
+                      sizeof e.handle);
+      key += std::to_string(e.process);
+      cu::DevicePtr base = 0;
+      for (const auto &[k, b] : mapped)
+        if (k == key)
+          base = b;
+      if (!base) {
+        cu::IpcMemHandle handle;
+        std::memcpy(&handle, e.handle, sizeof handle);
+        if (cu::Result res = d_->cuIpcOpenMemHandle(
+                &base, handle, cu::kIpcMemLazyEnablePeerAccess);
+            res != cu::kSuccess)
+          return failWith(
+              d_->fail(head + "cannot map the peer's arena (CUDA IPC needs "
+                              "the peer's GPU to be this one or reachable "
+                              "from it by peer access over NVLink or PCIe)",
+                       "cuIpcOpenMemHandle", res, ErrorCode::Unsupported),
+              nullptr);
+        opened_.push_back(base);
+        mapped.emplace_back(key, base);
+      }
+      arenas[size_t(p)] = base + e.offset;
+    }
+  arenas_ = arenas;
+  connected_ = true;
   return Status::success();
 }
 
@@ -313,21 +446,42 @@ Status CudaCollective::setBuffers(const std::vector<cu::DevicePtr> &inputs,
                       " inputs and " + std::to_string(outputs.size()) +
                       " outputs given for " + std::to_string(l.nranks()) +
                       " ranks");
-  for (int32_t r = 0; r < l.nranks(); ++r)
+  for (int32_t r : l.launched())
     if ((!inputs[size_t(r)] && l.inputElements(r) > 0) ||
         (!outputs[size_t(r)] && l.outputElements(r) > 0))
       return Status(ErrorCode::InvalidArgument,
                     l.name() + ": rank " + std::to_string(r) +
                         " has a null device buffer");
+  if (!connected_)
+    return Status(ErrorCode::InvalidArgument,
+                  l.name() + ": setBuffers before connect: the launch runs " +
+                      std::to_string(l.launched().size()) + " of " +
+                      std::to_string(l.nranks()) +
+                      " ranks, and its connections point into the peers' "
+                      "arenas");
   std::vector<uint64_t> in(inputs.begin(), inputs.end()),
       out(outputs.begin(), outputs.end());
-  std::vector<uint8_t> image =
-      haveBuffers_ ? l.contextImage(arena_, in, out, abortDevice_)
-                   : l.controlImage(arena_, in, out, abortDevice_);
-  cu::DevicePtr at = haveBuffers_ ? arena_ + l.contextsOffset() : arena_;
-  if (cu::Result r = d_->cuMemcpyHtoD(at, image.data(), image.size());
-      r != cu::kSuccess)
-    return d_->fail(l.name(), "cuMemcpyHtoD", r);
+  if (haveBuffers_) {
+    std::vector<uint8_t> image = l.contextImage(arenas_, in, out, abortDevice_);
+    if (cu::Result r = d_->cuMemcpyHtoD(arena_ + l.contextsOffset(),
+                                        image.data(), image.size());
+        r != cu::kSuccess)
+      return d_->fail(l.name(), "cuMemcpyHtoD", r);
+  } else {
+    std::vector<uint8_t> header = l.headerImage(arenas_, in, out, abortDevice_);
+    if (cu::Result r = d_->cuMemcpyHtoD(arena_, header.data(), header.size());
+        r != cu::kSuccess)
+      return d_->fail(l.name(), "cuMemcpyHtoD", r);
+    for (int32_t rank : l.launched()) {
+      std::vector<uint8_t> control;
+      if (Status s = l.rankControlImage(rank, arenas_, &control); !s.ok())
+        return s;
+      if (cu::Result r = d_->cuMemcpyHtoD(arena_ + l.arenaOffset(rank),
+                                          control.data(), control.size());
+          r != cu::kSuccess)
+        return d_->fail(l.name(), "cuMemcpyHtoD", r);
+    }
+  }
   inputs_ = inputs;
   outputs_ = outputs;
   haveBuffers_ = true;
@@ -349,10 +503,10 @@ Status CudaCollective::enqueue(cu::Stream stream) {
   if (!haveBuffers_)
     return Status(ErrorCode::InvalidArgument,
                   l.name() + ": enqueue before setBuffers");
-  for (int32_t r = 0; r < l.nranks(); ++r)
+  for (int32_t r : l.launched())
     if (l.copiesInput(r) && l.inputElements(r) > 0)
       if (cu::Result res = d_->cuMemcpyDtoDAsync(
-              arena_ + l.arena(r).inputCopy, inputs_[size_t(r)],
+              arenas_[size_t(r)] + l.arena(r).inputCopy, inputs_[size_t(r)],
               size_t(l.inputElements(r)) * l.elementSize(), stream);
           res != cu::kSuccess)
         return d_->fail(l.name() + ": rank " + std::to_string(r) +
@@ -374,7 +528,7 @@ Status CudaCollective::enqueue(cu::Stream stream) {
                         std::to_string(threads_) + " threads)",
                     "cuLaunchKernel", r);
   if (divide_)
-    for (int32_t r = 0; r < l.nranks(); ++r) {
+    for (int32_t r : l.launched()) {
       if (!l.holdsReduction(r) || l.outputElements(r) == 0)
         continue;
       cu::DevicePtr data = outputs_[size_t(r)];
@@ -419,12 +573,19 @@ Status CudaCollective::enqueueGraph(cu::Stream stream) {
 
 Status CudaCollective::snapshot(LaunchSnapshot *s) const {
   const LaunchLayout &l = layout_;
-  std::vector<char> control(l.controlBytes());
-  if (cu::Result r = d_->cuMemcpyDtoH(control.data(), arena_, control.size());
-      r != cu::kSuccess)
-    return d_->fail(l.name() + ": reading the blocks' states back",
-                    "cuMemcpyDtoH", r);
-  *s = readSnapshot(l, control.data());
+  std::vector<std::vector<uint64_t>> copies(size_t(l.nranks()));
+  std::vector<const char *> controls(size_t(l.nranks()), nullptr);
+  for (int32_t rank : l.launched()) {
+    std::vector<uint64_t> &copy = copies[size_t(rank)];
+    copy.resize(l.arena(rank).controlBytes / 8 + 1);
+    if (cu::Result r = d_->cuMemcpyDtoH(copy.data(), arenas_[size_t(rank)],
+                                        l.arena(rank).controlBytes);
+        r != cu::kSuccess)
+      return d_->fail(l.name() + ": reading the blocks' states back",
+                      "cuMemcpyDtoH", r);
+    controls[size_t(rank)] = reinterpret_cast<const char *>(copy.data());
+  }
+  *s = readSnapshot(l, controls);
   uint64_t tiles = uint64_t(l.tiles());
   for (size_t i = 0; i < l.connections().size(); ++i) {
     uint64_t before =
@@ -449,16 +610,28 @@ Status CudaCollective::wait(cu::Stream stream) {
   const LaunchLayout &l = layout_;
   if (failed_)
     return failure_;
-  std::string what = l.name() + " on " + std::to_string(l.nranks()) +
-                     " ranks of CUDA device " +
-                     std::to_string(options_.device) + " (kernel '" +
-                     kernelName_ + "')";
+  std::string what =
+      l.name() + " on " +
+      (l.launchesEveryRank()
+           ? std::to_string(l.nranks()) + " ranks"
+           : "rank " + std::to_string(l.launched()[0]) + " of " +
+                 std::to_string(l.nranks()) + " (one process per rank)") +
+      " of CUDA device " + std::to_string(options_.device) + " (kernel '" +
+      kernelName_ + "')";
   if (cu::Result r = d_->cuEventRecord(done_, stream); r != cu::kSuccess)
     return failWith(d_->fail(what, "cuEventRecord", r), nullptr);
   using Clock = std::chrono::steady_clock;
+  Status peerFailure;
+  Clock::time_point nextCheck = Clock::now();
   auto poll = [&](Clock::time_point until, bool *finished) -> Status {
     *finished = false;
     for (;;) {
+      if (peerCheck_ && peerFailure.ok() && Clock::now() >= nextCheck) {
+        peerFailure = peerCheck_();
+        nextCheck = Clock::now() + std::chrono::milliseconds(100);
+        if (!peerFailure.ok())
+          return Status::success(); // the caller aborts the launch
+      }
       cu::Result r = d_->cuEventQuery(done_);
       if (r == cu::kSuccess) {
         *finished = true;
@@ -477,6 +650,27 @@ Status CudaCollective::wait(cu::Stream stream) {
                       std::chrono::duration<double>(options_.timeoutSeconds));
   if (Status s = poll(deadline, &finished); !s.ok())
     return failWith(s, nullptr);
+  if (!finished && !peerFailure.ok()) {
+    // A peer process failed: its messages will never come.
+    *abortHost_ = wait::HostAbort;
+    if (Status s = poll(Clock::now() + std::chrono::seconds(10), &finished);
+        !s.ok())
+      return failWith(s, nullptr);
+    if (!finished)
+      return failWith(Status(ErrorCode::PeerFailure,
+                             what + ": " + peerFailure.message() +
+                                 "; the launch did not end 10 s after "
+                                 "abortFlag was set: the GPU context is "
+                                 "unusable"),
+                      nullptr);
+    LaunchSnapshot s;
+    if (Status st = snapshot(&s); !st.ok())
+      return failWith(st, nullptr);
+    return failWith(Status(ErrorCode::PeerFailure,
+                           what + ": stopped because a peer failed (" +
+                               peerFailure.message() + ")"),
+                    &s);
+  }
   if (!finished) {
     *abortHost_ = wait::HostAbort;
     if (Status s = poll(Clock::now() + std::chrono::seconds(10), &finished);
@@ -535,7 +729,8 @@ Status CudaCollective::waitAndCheck(cu::Stream stream) {
     uint64_t expected = pending * c.messagesPerTile * uint64_t(l.tiles());
     uint64_t sent = s.sent[i] - s.sentBefore[i];
     uint64_t received = s.received[i] - s.receivedBefore[i];
-    if (sent != expected || received != expected)
+    if ((l.launches(c.from) && sent != expected) ||
+        (l.launches(c.to) && received != expected))
       return failWith(
           Status(ErrorCode::PlanMismatch,
                  l.name() + ": on the connection from rank " +
@@ -564,7 +759,7 @@ double memoryTraffic(const LaunchLayout &layout) {
     int64_t left = length - t * T;
     return left <= 0 ? 0 : std::min(left, T);
   };
-  for (int32_t r = 0; r < p.numRanks; ++r) {
+  for (int32_t r : layout.launched()) {
     const exec::RunLayout &rl = layout.rank(r);
     for (const auto &channel : p.ranks[size_t(r)].channels)
       for (const Instruction &in : channel.instructions) {
@@ -635,7 +830,7 @@ Status checkOutputs(const CudaDriver &d, const LaunchLayout &l,
                     const DeviceBuffers &b, const char *when,
                     GpuRunResult *result) {
   size_t e = l.elementSize();
-  for (int32_t r = 0; r < l.nranks(); ++r) {
+  for (int32_t r : l.launched()) {
     int64_t in = l.inputElements(r), out = l.outputElements(r);
     std::vector<uint64_t> input(size_t(in) * e / 8 + 1),
         output(size_t(out) * e / 8 + 1);
@@ -660,12 +855,8 @@ Status checkOutputs(const CudaDriver &d, const LaunchLayout &l,
   return Status::success();
 }
 
-} // namespace
-
-Status runPlanOnOneGpu(const Plan &plan, size_t index,
-                       const std::string &kernelFile,
-                       const GpuRunOptions &options, GpuRunResult *result) {
-  *result = GpuRunResult();
+Status checkRunOptions(const Plan &plan, size_t index,
+                       const GpuRunOptions &options) {
   if (index >= plan.collectives.size())
     return Status(ErrorCode::InvalidArgument,
                   "collective index " + std::to_string(index) +
@@ -675,29 +866,39 @@ Status runPlanOnOneGpu(const Plan &plan, size_t index,
   if (options.iterations < 0 || options.warmup < 0)
     return Status(ErrorCode::InvalidArgument,
                   "iterations and warmup must not be negative");
-  const PlanCollective &collective = plan.collectives[index];
-  std::unique_ptr<CudaModule> module;
-  if (Status s = CudaModule::loadFile(kernelFile, options.device, &module);
+  return Status::success();
+}
+
+Status loadKernel(size_t index, const std::string &kernelFile,
+                  const GpuRunOptions &options,
+                  std::unique_ptr<CudaModule> *module, std::string *kernel) {
+  if (Status s = CudaModule::loadFile(kernelFile, options.device, module);
       !s.ok())
     return s;
-  std::string kernel = options.kernel;
-  if (kernel.empty())
-    if (Status s = module->findPlanKernel(index, options.kernelPrefix, &kernel);
+  *kernel = options.kernel;
+  if (kernel->empty())
+    if (Status s =
+            (*module)->findPlanKernel(index, options.kernelPrefix, kernel);
         !s.ok())
       return s;
-  std::unique_ptr<CudaCollective> c;
-  if (Status s = CudaCollective::create(collective, index, options.count,
-                                        *module, kernel, options, &c);
-      !s.ok())
-    return s;
-  const LaunchLayout &l = c->layout();
-  const CudaDriver &d = module->driver();
+  return Status::success();
+}
+
+/// What runPlanOnOneGpu and runPlanOnRank share: device buffers for the
+/// launched ranks (inputs from TestData, outputs poisoned), setBuffers,
+/// `ready` (the per-rank path: every process's arenas written), one checked
+/// run, then timed runs and the outputs checked again.
+Status runLaunch(const PlanCollective &collective, CudaCollective &c,
+                 const CudaDriver &d, const std::string &kernel,
+                 const GpuRunOptions &options,
+                 const std::function<Status()> &ready, GpuRunResult *result) {
+  const LaunchLayout &l = c.layout();
   size_t e = l.elementSize();
   result->kernel = kernel;
-  result->ranks = l.nranks();
+  result->ranks = int32_t(l.launched().size());
   result->count = options.count;
-  result->blocks = c->gridBlocks();
-  result->threads = c->blockThreads();
+  result->blocks = c.gridBlocks();
+  result->threads = c.blockThreads();
   result->tiles = l.tiles();
   result->tileElements = l.tileElements();
   result->ll = l.llBytes() && uint64_t(l.largestSlice()) * e <= l.llBytes();
@@ -706,20 +907,22 @@ Status runPlanOnOneGpu(const Plan &plan, size_t index,
 
   DeviceBuffers b;
   b.d = &d;
+  b.inputs.assign(size_t(l.nranks()), 0);
+  b.outputs.assign(size_t(l.nranks()), 0);
   check::TestData data(l.program(), collective.dtype, collective.reduction, 0);
-  for (int32_t r = 0; r < l.nranks(); ++r) {
+  for (int32_t r : l.launched()) {
     int64_t in = l.inputElements(r), out = l.outputElements(r);
     cu::DevicePtr pin = 0, pout = 0;
     if (cu::Result res = d.cuMemAlloc(&pin, size_t(in) * e + 16);
         res != cu::kSuccess)
       return d.fail(l.name() + ": rank " + std::to_string(r) + "'s input",
                     "cuMemAlloc", res, ErrorCode::SystemError);
-    b.inputs.push_back(pin);
+    b.inputs[size_t(r)] = pin;
     if (cu::Result res = d.cuMemAlloc(&pout, size_t(out) * e + 16);
         res != cu::kSuccess)
       return d.fail(l.name() + ": rank " + std::to_string(r) + "'s output",
                     "cuMemAlloc", res, ErrorCode::SystemError);
-    b.outputs.push_back(pout);
+    b.outputs[size_t(r)] = pout;
     std::vector<uint64_t> host(size_t(std::max(in, out)) * e / 8 + 1);
     if (in) {
       data.fillInput(r, host.data(), in);
@@ -737,20 +940,23 @@ Status runPlanOnOneGpu(const Plan &plan, size_t index,
   if (cu::Result res = d.cuStreamCreate(&b.stream, cu::kStreamNonBlocking);
       res != cu::kSuccess)
     return d.fail(l.name(), "cuStreamCreate", res);
-  if (Status s = c->setBuffers(b.inputs, b.outputs); !s.ok())
+  if (Status s = c.setBuffers(b.inputs, b.outputs); !s.ok())
     return s;
+  if (ready)
+    if (Status s = ready(); !s.ok())
+      return s;
   bool graph = options.graph == 1 ||
                (options.graph < 0 &&
                 result->inputBytes <= double(options.graphBelowBytes));
   result->graph = graph;
   auto launch = [&]() {
-    return graph ? c->enqueueGraph(b.stream) : c->enqueue(b.stream);
+    return graph ? c.enqueueGraph(b.stream) : c.enqueue(b.stream);
   };
 
   // One checked run.
   if (Status s = launch(); !s.ok())
     return s;
-  if (Status s = c->waitAndCheck(b.stream); !s.ok())
+  if (Status s = c.waitAndCheck(b.stream); !s.ok())
     return s;
   if (options.check)
     if (Status s =
@@ -777,7 +983,7 @@ Status runPlanOnOneGpu(const Plan &plan, size_t index,
         return s;
     if (cu::Result res = d.cuEventRecord(b.stop, b.stream); res != cu::kSuccess)
       return d.fail(l.name(), "cuEventRecord", res);
-    if (Status s = c->waitAndCheck(b.stream); !s.ok())
+    if (Status s = c.waitAndCheck(b.stream); !s.ok())
       return s;
     float ms = 0;
     if (cu::Result res = d.cuEventElapsedTime(&ms, b.start, b.stop);
@@ -791,6 +997,120 @@ Status runPlanOnOneGpu(const Plan &plan, size_t index,
           !s.ok())
         return s;
   }
+  return Status::success();
+}
+
+} // namespace
+
+Status runPlanOnOneGpu(const Plan &plan, size_t index,
+                       const std::string &kernelFile,
+                       const GpuRunOptions &options, GpuRunResult *result) {
+  *result = GpuRunResult();
+  if (Status s = checkRunOptions(plan, index, options); !s.ok())
+    return s;
+  const PlanCollective &collective = plan.collectives[index];
+  std::unique_ptr<CudaModule> module;
+  std::string kernel;
+  if (Status s = loadKernel(index, kernelFile, options, &module, &kernel);
+      !s.ok())
+    return s;
+  GpuRunOptions every = options;
+  every.ranks.clear();
+  std::unique_ptr<CudaCollective> c;
+  if (Status s = CudaCollective::create(collective, index, options.count,
+                                        *module, kernel, every, &c);
+      !s.ok())
+    return s;
+  return runLaunch(collective, *c, module->driver(), kernel, every, {}, result);
+}
+
+Status runPlanOnRank(const Plan &plan, size_t index,
+                     const std::string &kernelFile,
+                     const GpuRunOptions &options, Bootstrap &bootstrap,
+                     GpuRunResult *result) {
+  *result = GpuRunResult();
+  const int32_t world = bootstrap.rank();
+  Deadline deadline = Deadline::after(options.timeoutSeconds);
+  std::string who = "rank " + std::to_string(world);
+  auto fail = [&](const Status &s) {
+    Status named(s.code(), who + ": " + s.message());
+    bootstrap.announceFailure(named.message());
+    return named;
+  };
+  if (Status s = checkRunOptions(plan, index, options); !s.ok())
+    return fail(s);
+  const PlanCollective &collective = plan.collectives[index];
+  int32_t group = -1, rank = -1;
+  for (size_t g = 0; g < collective.groups.size() && rank < 0; ++g)
+    for (size_t i = 0; i < collective.groups[g].size(); ++i)
+      if (collective.groups[g][i] == world) {
+        group = int32_t(g);
+        rank = int32_t(i);
+      }
+  if (rank < 0) {
+    // Not in the collective: take part in the exchanges only.
+    std::vector<std::string> all;
+    if (Status s = bootstrap.allGather("", &all, deadline); !s.ok())
+      return Status(s.code(), who + ": " + s.message());
+    if (Status s = bootstrap.barrier(deadline); !s.ok())
+      return Status(s.code(), who + ": " + s.message());
+    return bootstrap.barrier(Deadline::after(options.timeoutSeconds));
+  }
+  if (rank != world)
+    who += " (group rank " + std::to_string(rank) + ")";
+  std::unique_ptr<CudaModule> module;
+  std::string kernel;
+  if (Status s = loadKernel(index, kernelFile, options, &module, &kernel);
+      !s.ok())
+    return fail(s);
+  GpuRunOptions mine = options;
+  mine.ranks = {rank};
+  std::unique_ptr<CudaCollective> c;
+  if (Status s = CudaCollective::create(collective, index, options.count,
+                                        *module, kernel, mine, &c);
+      !s.ok())
+    return fail(s);
+
+  // The exchange: every process's entries, by world rank.
+  std::vector<ArenaEntry> exported;
+  if (Status s = c->exportArenas(&exported); !s.ok())
+    return fail(s);
+  std::vector<std::string> all;
+  if (Status s =
+          bootstrap.allGather(encodeArenaEntry(exported.at(0)), &all, deadline);
+      !s.ok())
+    return fail(s);
+  const std::vector<int32_t> &members = collective.groups[size_t(group)];
+  std::vector<ArenaEntry> table(members.size());
+  for (size_t i = 0; i < members.size(); ++i) {
+    int32_t w = members[i];
+    if (w < 0 || size_t(w) >= all.size())
+      return fail(Status(ErrorCode::InvalidPlan,
+                         "group " + std::to_string(group) +
+                             " names world rank " + std::to_string(w) +
+                             ", outside the world of " +
+                             std::to_string(all.size())));
+    if (Status s = decodeArenaEntry(all[size_t(w)], w, &table[i]); !s.ok())
+      return fail(s);
+  }
+  if (Status s = c->connect(table); !s.ok())
+    return fail(s);
+  c->setPeerCheck([&bootstrap] { return bootstrap.checkPeers(); });
+  // After setBuffers wrote this process's arenas, and before any launch:
+  // no kernel writes into an arena whose control part is not written yet.
+  auto ready = [&]() -> Status {
+    return bootstrap.barrier(Deadline::after(options.timeoutSeconds));
+  };
+  if (Status s = runLaunch(collective, *c, module->driver(), kernel, mine,
+                           ready, result);
+      !s.ok())
+    return fail(s);
+  // The closing barrier: a peer's kernel may still write into this
+  // process's arena (the tail of a message it consumed last) until every
+  // process has waited for its launches.
+  if (Status s = bootstrap.barrier(Deadline::after(options.timeoutSeconds));
+      !s.ok())
+    return Status(s.code(), who + ": " + s.message());
   return Status::success();
 }
 

@@ -11,6 +11,12 @@
 // watchdog that sets abortFlag after the timeout and reports what every
 // block was waiting for (WaitReport.h).
 //
+// One process per rank (CudaOptions::ranks = {r}): the launch holds only
+// rank r's arena and blocks; the processes export their arenas with CUDA
+// IPC (exportArenas), exchange the entries (runPlanOnRank: the bootstrap's
+// all-gather), and each opens its peers' (connect) before setBuffers. Ranks
+// of one launch use their arenas directly.
+//
 // The driver is dlopen()ed (CudaDriver.h): without a GPU every entry point
 // returns Unsupported with the reason ("no CUDA device: cuDeviceGetCount
 // returned 0", "no CUDA driver: dlopen(\"libcuda.so.1\") failed: ...").
@@ -19,12 +25,14 @@
 #ifndef COLLRT_DEVICE_CUDAEXECUTOR_H
 #define COLLRT_DEVICE_CUDAEXECUTOR_H
 
+#include "collrt/Bootstrap.h"
 #include "collrt/Plan.h"
 #include "collrt/Status.h"
 #include "runtime/device/CudaDriver.h"
 #include "runtime/device/LaunchLayout.h"
 #include "runtime/device/WaitReport.h"
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -66,13 +74,15 @@ private:
   std::string name_;
 };
 
-/// One collective on N ranks of one GPU.
+/// One collective on the ranks of one launch: every rank of the program on
+/// one GPU, or (options.ranks) this process's ranks, whose peers' arenas
+/// are reached through CUDA IPC.
 class CudaCollective {
 public:
   ~CudaCollective();
   /// Lays out collective `index` for `count` elements per rank and checks
-  /// that the kernel `kernel` of `module` can run it: every block resident
-  /// at once.
+  /// that the kernel `kernel` of `module` can run it: every block of the
+  /// launch resident at once.
   static Status create(const PlanCollective &collective, size_t index,
                        int64_t count, const CudaModule &module,
                        const std::string &kernel, const CudaOptions &options,
@@ -85,8 +95,27 @@ public:
   /// "132 SMs x 1 block of 512 threads (128 registers)".
   const std::string &residency() const { return residency_; }
 
+  /// The entries of this launch's arenas for the peers' processes: the
+  /// allocation's IPC handle (cuIpcGetMemHandle), each arena's offset,
+  /// this process and device. A launch of every rank needs none.
+  Status exportArenas(std::vector<ArenaEntry> *entries) const;
+  /// Opens the arenas of the peers of this launch's ranks from `table` (by
+  /// rank; rank -1: no entry): ranks of this process directly, others with
+  /// cuIpcOpenMemHandle (also those on this very GPU). Errors name the
+  /// rank, the peer and the rule broken (missing entry, another layout,
+  /// another host, a handle that does not open here).
+  Status connect(const std::vector<ArenaEntry> &table);
+  /// Polled by wait() about every 100 ms: a failure (a peer process that
+  /// died or announced a failure) aborts the launch and is returned with
+  /// every block's state.
+  void setPeerCheck(std::function<Status()> check) {
+    peerCheck_ = std::move(check);
+  }
+
   /// Rank r reads inputs[r] (count elements, never written) and writes
-  /// outputs[r] (layout().outputElements(r)); device pointers.
+  /// outputs[r] (layout().outputElements(r)); device pointers, by rank
+  /// (ranks this launch does not run: ignored). A launch of some ranks
+  /// must be connected first.
   Status setBuffers(const std::vector<cu::DevicePtr> &inputs,
                     const std::vector<cu::DevicePtr> &outputs);
   /// Enqueues one run on `stream`: private input copies (ranks that write
@@ -117,6 +146,11 @@ private:
   int registers_ = 0;
   std::string residency_;
   cu::DevicePtr arena_ = 0;
+  /// Arena addresses by rank (0: not reachable); the peers' IPC mappings.
+  std::vector<uint64_t> arenas_;
+  std::vector<cu::DevicePtr> opened_;
+  bool connected_ = false;
+  std::function<Status()> peerCheck_;
   volatile int32_t *abortHost_ = nullptr;
   cu::DevicePtr abortDevice_ = 0;
   std::vector<cu::DevicePtr> inputs_, outputs_;
@@ -177,6 +211,21 @@ struct GpuRunOptions : CudaOptions {
 Status runPlanOnOneGpu(const Plan &plan, size_t index,
                        const std::string &kernelFile,
                        const GpuRunOptions &options, GpuRunResult *result);
+
+/// Collective `index` of `plan` with one rank per process: this process is
+/// world rank bootstrap.rank(); it runs its group rank's blocks on CUDA
+/// device options.device, exchanges arena entries with every other
+/// process through `bootstrap` (all-gather), opens its peers' arenas (CUDA
+/// IPC), and runs as runPlanOnOneGpu does, checking its own rank's
+/// elements and timing its own launches (result: this rank's). Every
+/// process of the world must call it with the same plan and options; a
+/// process outside every group of the collective takes part in the
+/// exchanges only. A failure is announced through the bootstrap, so that
+/// the peers' waits stop (their peer check) instead of timing out.
+Status runPlanOnRank(const Plan &plan, size_t index,
+                     const std::string &kernelFile,
+                     const GpuRunOptions &options, Bootstrap &bootstrap,
+                     GpuRunResult *result);
 
 /// The bytes a run of `layout` reads and writes in memory, over all ranks:
 /// per instruction its local operands, the slots it writes and reads (a

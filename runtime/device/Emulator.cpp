@@ -18,13 +18,21 @@ namespace dev {
 
 namespace {
 
+/// One launch (what one process runs): its layout, its allocation, its
+/// abort flag.
+struct RankLaunch {
+  ~RankLaunch() { std::free(memory); }
+  LaunchLayout layout;
+  char *memory = nullptr;
+  int32_t abortFlag = 0;
+  LaunchArgs args;
+};
+
 /// What the block threads use; shared with them, so that a thread that
 /// ignored the abort (a kernel looping outside Channel calls) and was
 /// detached never touches freed memory.
 struct EmulatedLaunch {
-  ~EmulatedLaunch() { std::free(arena); }
-  char *arena = nullptr;
-  int32_t abortFlag = 0;
+  std::vector<std::unique_ptr<RankLaunch>> launches;
   std::vector<std::vector<uint8_t>> privateInputs;
   std::vector<std::unique_ptr<detail::BlockBarrier>> barriers;
   std::mutex mutex;
@@ -40,20 +48,35 @@ std::string seconds(double value) {
   return text;
 }
 
-} // namespace
+void raise(int32_t *flag, int32_t value) {
+  int32_t expected = wait::NoAbort;
+  __atomic_compare_exchange_n(flag, &expected, value, false, __ATOMIC_ACQ_REL,
+                              __ATOMIC_ACQUIRE);
+}
 
-Status emulate(const PlanCollective &collective, size_t index,
-               KernelFunction kernel, int64_t count,
-               const std::vector<const void *> &inputs,
-               const std::vector<void *> &outputs,
-               const DeviceOptions &options) {
-  LaunchLayout layout;
-  if (Status s =
-          LaunchLayout::create(collective, index, count, options, &layout);
-      !s.ok())
-    return s;
-  int32_t n = layout.nranks();
-  std::string what = layout.name() + " (emulated)";
+/// Runs `groups.size()` launches (launch g runs the ranks groups[g]; one
+/// empty group: every rank) at once, each in its own allocation, connected
+/// through the table of arena entries.
+Status emulateLaunches(
+    const PlanCollective &collective, size_t index, KernelFunction kernel,
+    int64_t count, const std::vector<const void *> &inputs,
+    const std::vector<void *> &outputs, const DeviceOptions &options,
+    const std::vector<std::vector<int32_t>> &groups,
+    const std::function<void(std::vector<std::string> *)> &editTable) {
+  auto launch = std::make_shared<EmulatedLaunch>();
+  for (const std::vector<int32_t> &ranks : groups) {
+    auto one = std::make_unique<RankLaunch>();
+    DeviceOptions o = options;
+    o.ranks = ranks;
+    if (Status s =
+            LaunchLayout::create(collective, index, count, o, &one->layout);
+        !s.ok())
+      return s;
+    launch->launches.push_back(std::move(one));
+  }
+  const LaunchLayout &first = launch->launches[0]->layout;
+  int32_t n = first.nranks();
+  std::string what = first.name() + " (emulated)";
   if (!kernel)
     return Status(ErrorCode::InvalidArgument, what + ": the kernel is null");
   if (options.emulatedThreads < 1 || options.emulatedThreads > 1024)
@@ -67,118 +90,189 @@ Status emulate(const PlanCollective &collective, size_t index,
                       std::to_string(outputs.size()) +
                       " outputs given for a program of " + std::to_string(n) +
                       " ranks");
-  size_t e = layout.elementSize();
+  size_t e = first.elementSize();
   for (int32_t r = 0; r < n; ++r) {
-    if (!inputs[size_t(r)] && layout.inputElements(r) > 0)
+    if (!inputs[size_t(r)] && first.inputElements(r) > 0)
       return Status(ErrorCode::InvalidArgument,
                     what + ": rank " + std::to_string(r) +
                         "'s input is null but it reads " +
-                        std::to_string(layout.inputElements(r)) + " elements");
-    if (!outputs[size_t(r)] && layout.outputElements(r) > 0)
+                        std::to_string(first.inputElements(r)) + " elements");
+    if (!outputs[size_t(r)] && first.outputElements(r) > 0)
       return Status(ErrorCode::InvalidArgument,
                     what + ": rank " + std::to_string(r) +
                         "'s output is null but it writes " +
-                        std::to_string(layout.outputElements(r)) + " elements");
+                        std::to_string(first.outputElements(r)) + " elements");
   }
 
-  auto launch = std::make_shared<EmulatedLaunch>();
-  uint64_t bytes = (layout.arenaBytes() + 255) / 256 * 256;
-  launch->arena = static_cast<char *>(std::aligned_alloc(256, bytes));
-  if (!launch->arena)
-    return Status(ErrorCode::SystemError,
-                  what + ": out of memory for the emulated device arena (" +
-                      std::to_string(bytes) + " bytes)");
-  std::memset(launch->arena, 0, bytes);
-  char *arena = launch->arena;
+  // Each launch's allocation, zeroed, and the entries of its ranks.
+  std::vector<std::string> table(static_cast<size_t>(n));
+  for (size_t g = 0; g < launch->launches.size(); ++g) {
+    RankLaunch &one = *launch->launches[g];
+    uint64_t bytes = (one.layout.launchBytes() + 255) / 256 * 256;
+    one.memory = static_cast<char *>(std::aligned_alloc(256, bytes));
+    if (!one.memory)
+      return Status(ErrorCode::SystemError,
+                    what + ": out of memory for the emulated device arena (" +
+                        std::to_string(bytes) + " bytes)");
+    std::memset(one.memory, 0, bytes);
+    for (int32_t r : one.layout.launched()) {
+      ArenaEntry entry;
+      entry.rank = r;
+      entry.layoutKey = one.layout.key();
+      entry.arenaBytes = one.layout.arena(r).bytes;
+      entry.process = int64_t(g);
+      entry.host = "emulated";
+      entry.address = address(one.memory) + one.layout.arenaOffset(r);
+      entry.offset = one.layout.arenaOffset(r);
+      table[size_t(r)] = encodeArenaEntry(entry);
+    }
+  }
+  // The exchange.
+  if (editTable)
+    editTable(&table);
+  std::vector<ArenaEntry> entries(static_cast<size_t>(n));
+  if (table.size() != size_t(n))
+    return Status(ErrorCode::InvalidArgument,
+                  what + ": the table of arenas has " +
+                      std::to_string(table.size()) + " entries for " +
+                      std::to_string(n) + " ranks");
+  for (int32_t r = 0; r < n; ++r)
+    if (Status s = decodeArenaEntry(table[size_t(r)], r, &entries[size_t(r)]);
+        !s.ok())
+      return Status(s.code(), what + ": " + s.message());
 
   // Inputs: read in place unless the rank writes its input (its copy in the
   // arena) or the output overlaps it (a private copy).
   std::vector<uint64_t> in(static_cast<size_t>(n)), out(static_cast<size_t>(n));
   launch->privateInputs.resize(size_t(n));
-  for (int32_t r = 0; r < n; ++r) {
-    size_t inBytes = size_t(layout.inputElements(r)) * e;
-    size_t outBytes = size_t(layout.outputElements(r)) * e;
-    const char *src = static_cast<const char *>(inputs[size_t(r)]);
-    char *dst = static_cast<char *>(outputs[size_t(r)]);
-    out[size_t(r)] = address(dst);
-    if (layout.copiesInput(r)) {
-      if (inBytes)
-        std::memcpy(arena + layout.arena(r).inputCopy, src, inBytes);
-    } else if (src && dst && inBytes && outBytes && src < dst + outBytes &&
-               dst < src + inBytes) {
-      launch->privateInputs[size_t(r)].assign(src, src + inBytes);
-      in[size_t(r)] = address(launch->privateInputs[size_t(r)].data());
-    } else {
-      in[size_t(r)] = address(src);
+  for (auto &one : launch->launches) {
+    const LaunchLayout &layout = one->layout;
+    if (Status s = layout.checkPeerTable(entries); !s.ok())
+      return s;
+    // Ranks of this launch use their own arenas; peers' from the table.
+    std::vector<uint64_t> arenas = layout.localArenas(address(one->memory));
+    for (int32_t r = 0; r < n; ++r)
+      if (!arenas[size_t(r)] && entries[size_t(r)].rank == r)
+        arenas[size_t(r)] = entries[size_t(r)].address;
+    for (int32_t r : layout.launched()) {
+      size_t inBytes = size_t(layout.inputElements(r)) * e;
+      size_t outBytes = size_t(layout.outputElements(r)) * e;
+      const char *src = static_cast<const char *>(inputs[size_t(r)]);
+      char *dst = static_cast<char *>(outputs[size_t(r)]);
+      out[size_t(r)] = address(dst);
+      if (layout.copiesInput(r)) {
+        if (inBytes)
+          std::memcpy(one->memory + layout.arenaOffset(r) +
+                          layout.arena(r).inputCopy,
+                      src, inBytes);
+      } else if (src && dst && inBytes && outBytes && src < dst + outBytes &&
+                 dst < src + inBytes) {
+        launch->privateInputs[size_t(r)].assign(src, src + inBytes);
+        in[size_t(r)] = address(launch->privateInputs[size_t(r)].data());
+      } else {
+        in[size_t(r)] = address(src);
+      }
+      std::vector<uint8_t> control;
+      if (Status s = layout.rankControlImage(r, arenas, &control); !s.ok())
+        return s;
+      std::memcpy(one->memory + layout.arenaOffset(r), control.data(),
+                  control.size());
     }
+    std::vector<uint8_t> header =
+        layout.headerImage(arenas, in, out, address(&one->abortFlag));
+    std::memcpy(one->memory, header.data(), header.size());
+    char *base = one->memory;
+    one->args.ranks =
+        reinterpret_cast<const RankContext *>(base + layout.contextsOffset());
+    one->args.blockRank =
+        reinterpret_cast<const int32_t *>(base + layout.blockRankOffset());
+    one->args.blockChannel =
+        reinterpret_cast<const int32_t *>(base + layout.blockChannelOffset());
   }
-  std::vector<uint8_t> image =
-      layout.controlImage(address(arena), in, out, address(&launch->abortFlag));
-  std::memcpy(arena, image.data(), image.size());
-
-  LaunchArgs args;
-  args.ranks =
-      reinterpret_cast<const RankContext *>(arena + layout.contextsOffset());
-  args.blockRank =
-      reinterpret_cast<const int32_t *>(arena + layout.blockRankOffset());
-  args.blockChannel =
-      reinterpret_cast<const int32_t *>(arena + layout.blockChannelOffset());
 
   // emulatedThreads host threads per block.
-  size_t blocks = layout.blockRank().size();
   int64_t perBlock = options.emulatedThreads;
   std::vector<std::thread> threads;
   Status startFailure;
-  launch->barriers.reserve(blocks);
-  for (size_t b = 0; b < blocks && startFailure.ok(); ++b) {
-    launch->barriers.emplace_back(new detail::BlockBarrier(perBlock));
-    detail::BlockBarrier *barrier = launch->barriers.back().get();
-    for (int64_t t = 0; t < perBlock; ++t) {
-      {
-        std::lock_guard<std::mutex> lock(launch->mutex);
-        ++launch->running;
-      }
-      try {
-        threads.emplace_back([launch, args, kernel, b, t, perBlock, barrier] {
-          detail::currentHostThread = {t, perBlock, barrier};
-          LaunchArgs mine = args;
-          mine.emulatedBlock = int32_t(b);
-          kernel(mine);
-          std::lock_guard<std::mutex> lock(launch->mutex);
-          if (--launch->running == 0)
-            launch->finished.notify_all();
-        });
-      } catch (const std::system_error &error) {
+  size_t blocks = 0;
+  auto abortAll = [&](int32_t value) {
+    for (auto &one : launch->launches)
+      raise(&one->abortFlag, value);
+  };
+  for (auto &one : launch->launches) {
+    LaunchArgs args = one->args;
+    size_t count = one->layout.blockRank().size();
+    blocks += count;
+    for (size_t b = 0; b < count && startFailure.ok(); ++b) {
+      launch->barriers.emplace_back(new detail::BlockBarrier(perBlock));
+      detail::BlockBarrier *barrier = launch->barriers.back().get();
+      for (int64_t t = 0; t < perBlock; ++t) {
         {
           std::lock_guard<std::mutex> lock(launch->mutex);
-          --launch->running;
+          ++launch->running;
         }
-        startFailure = Status(
-            ErrorCode::SystemError,
-            what + ": could not start thread " + std::to_string(t) +
-                " of block " + std::to_string(b) + ": " + error.what() +
-                (t > 0 ? " (the block's other threads wait for it at their "
-                         "first barrier: the launch cannot end)"
-                       : ""));
-        __atomic_store_n(&launch->abortFlag, int32_t(wait::HostAbort),
-                         __ATOMIC_RELEASE);
-        break;
+        try {
+          threads.emplace_back([launch, args, kernel, b, t, perBlock, barrier] {
+            detail::currentHostThread = {t, perBlock, barrier};
+            LaunchArgs mine = args;
+            mine.emulatedBlock = int32_t(b);
+            kernel(mine);
+            std::lock_guard<std::mutex> lock(launch->mutex);
+            if (--launch->running == 0)
+              launch->finished.notify_all();
+          });
+        } catch (const std::system_error &error) {
+          {
+            std::lock_guard<std::mutex> lock(launch->mutex);
+            --launch->running;
+          }
+          startFailure = Status(
+              ErrorCode::SystemError,
+              what + ": could not start thread " + std::to_string(t) +
+                  " of block " + std::to_string(b) + ": " + error.what() +
+                  (t > 0 ? " (the block's other threads wait for it at their "
+                           "first barrier: the launch cannot end)"
+                         : ""));
+          abortAll(wait::HostAbort);
+          break;
+        }
       }
     }
   }
 
-  // The watchdog.
+  // The watchdog, and the peer check between launches: a launch whose
+  // block raised its abortFlag stops the others (processes learn it from
+  // the bootstrap's peer check).
   bool timedOut = false, stuck = false;
   {
     std::unique_lock<std::mutex> lock(launch->mutex);
     auto deadline = std::chrono::steady_clock::now() +
                     std::chrono::duration_cast<std::chrono::nanoseconds>(
                         std::chrono::duration<double>(options.timeoutSeconds));
-    if (!launch->finished.wait_until(lock, deadline,
-                                     [&] { return launch->running == 0; })) {
-      timedOut = true;
-      __atomic_store_n(&launch->abortFlag, int32_t(wait::HostAbort),
-                       __ATOMIC_RELEASE);
+    bool propagated = launch->launches.size() == 1;
+    for (;;) {
+      auto now = std::chrono::steady_clock::now();
+      if (now >= deadline) {
+        timedOut = true;
+        break;
+      }
+      auto until = propagated
+                       ? deadline
+                       : std::min(deadline, now + std::chrono::milliseconds(2));
+      if (launch->finished.wait_until(lock, until,
+                                      [&] { return launch->running == 0; }))
+        break;
+      if (!propagated)
+        for (auto &one : launch->launches)
+          if (__atomic_load_n(&one->abortFlag, __ATOMIC_ACQUIRE) ==
+              wait::BlockError) {
+            abortAll(wait::HostAbort);
+            propagated = true;
+            break;
+          }
+    }
+    if (timedOut) {
+      abortAll(wait::HostAbort);
       // Every wait polls abortFlag: the blocks end within a poll or two.
       stuck = !launch->finished.wait_for(lock, std::chrono::seconds(10),
                                          [&] { return launch->running == 0; });
@@ -193,16 +287,29 @@ Status emulate(const PlanCollective &collective, size_t index,
   if (!startFailure.ok())
     return startFailure;
 
-  LaunchSnapshot s = readSnapshot(layout, arena);
-  std::string report =
-      "\nwhat each block was doing:\n" + blockReport(layout, s);
-  if (Status error = blockError(layout, s); !error.ok())
-    return Status(error.code(), error.message() + report);
+  std::vector<LaunchSnapshot> snapshots;
+  std::string report = "\nwhat each block was doing:\n";
+  for (auto &one : launch->launches) {
+    const LaunchLayout &layout = one->layout;
+    std::vector<const char *> controls(size_t(n), nullptr);
+    for (int32_t r : layout.launched())
+      controls[size_t(r)] = one->memory + layout.arenaOffset(r);
+    snapshots.push_back(readSnapshot(layout, controls));
+    report += blockReport(layout, snapshots.back());
+  }
+  for (size_t g = 0; g < snapshots.size(); ++g)
+    if (Status error = blockError(launch->launches[g]->layout, snapshots[g]);
+        !error.ok())
+      return Status(error.code(), error.message() + report);
   if (timedOut)
     return Status(ErrorCode::Timeout,
                   what + " on " + std::to_string(n) + " ranks (" +
-                      std::to_string(blocks) +
-                      " blocks) did not finish within " +
+                      std::to_string(blocks) + " blocks" +
+                      (launch->launches.size() > 1
+                           ? " in " + std::to_string(launch->launches.size()) +
+                                 " launches with arenas of their own"
+                           : std::string()) +
+                      ") did not finish within " +
                       seconds(options.timeoutSeconds) +
                       " s (DeviceOptions::timeoutSeconds); the watchdog set "
                       "abortFlag" +
@@ -210,15 +317,46 @@ Status emulate(const PlanCollective &collective, size_t index,
                                "were left running)"
                              : "") +
                       report);
-  if (Status counts = checkMessageCounts(layout, s); !counts.ok())
-    return Status(counts.code(), counts.message() + report);
+  for (size_t g = 0; g < snapshots.size(); ++g)
+    if (Status counts =
+            checkMessageCounts(launch->launches[g]->layout, snapshots[g]);
+        !counts.ok())
+      return Status(counts.code(), counts.message() + report);
 
   if (collective.reduction == ReduceOp::Avg)
     for (int32_t r = 0; r < n; ++r)
-      if (layout.holdsReduction(r))
+      if (first.holdsReduction(r))
         exec::divideElements(collective.dtype, outputs[size_t(r)],
-                             size_t(layout.outputElements(r)), layout.nranks());
+                             size_t(first.outputElements(r)), n);
   return Status::success();
+}
+
+} // namespace
+
+Status emulate(const PlanCollective &collective, size_t index,
+               KernelFunction kernel, int64_t count,
+               const std::vector<const void *> &inputs,
+               const std::vector<void *> &outputs,
+               const DeviceOptions &options) {
+  return emulateLaunches(collective, index, kernel, count, inputs, outputs,
+                         options, {options.ranks}, {});
+}
+
+Status emulatePerRank(
+    const PlanCollective &collective, size_t index, KernelFunction kernel,
+    int64_t count, const std::vector<const void *> &inputs,
+    const std::vector<void *> &outputs, const DeviceOptions &options,
+    const std::function<void(std::vector<std::string> *)> &editTable) {
+  int32_t n = collective.program.numRanks;
+  if (n < 1 || n > 4096)
+    return Status(ErrorCode::InvalidPlan,
+                  "collective " + std::to_string(index) + ": the program has " +
+                      std::to_string(n) + " ranks");
+  std::vector<std::vector<int32_t>> groups;
+  for (int32_t r = 0; r < n; ++r)
+    groups.push_back({r});
+  return emulateLaunches(collective, index, kernel, count, inputs, outputs,
+                         options, groups, editTable);
 }
 
 } // namespace dev

@@ -33,6 +33,8 @@
 #include "collrt/device/Channel.h"
 #include "runtime/device/LaunchLayout.h"
 
+#include <functional>
+#include <string>
 #include <vector>
 
 namespace collrt {
@@ -46,6 +48,21 @@ Status emulate(const PlanCollective &collective, size_t index,
                const std::vector<const void *> &inputs,
                const std::vector<void *> &outputs,
                const DeviceOptions &options = DeviceOptions());
+
+/// The same, with every rank laid out as one process per rank lays it out
+/// (docs/gpu-runtime.md, "One process per rank"): N launches of one rank
+/// each, each in its own host allocation, which reach each other only
+/// through the table of arena entries (ArenaEntry, encoded as the
+/// processes exchange them, by rank). `editTable`, when given, may change
+/// the table before the ranks use it (tests: a missing or mismatched
+/// entry). Each launch has its own abortFlag; a block's error in one
+/// launch stops the others, as the peer check does between processes.
+Status emulatePerRank(
+    const PlanCollective &collective, size_t index, KernelFunction kernel,
+    int64_t count, const std::vector<const void *> &inputs,
+    const std::vector<void *> &outputs,
+    const DeviceOptions &options = DeviceOptions(),
+    const std::function<void(std::vector<std::string> *)> &editTable = {});
 
 } // namespace dev
 } // namespace collrt

@@ -17,7 +17,9 @@ using collc::sched::Program;
 namespace {
 
 uint64_t round16(uint64_t bytes) { return (bytes + 15) & ~uint64_t(15); }
-uint64_t headerBytes(uint64_t chunks) { return round16(16 + 8 * chunks); }
+uint64_t messageHeaderBytes(uint64_t chunks) {
+  return round16(16 + 8 * chunks);
+}
 
 /// RunLayout.cpp's largestChunk: the largest chunk of any buffer of any
 /// rank (what the tile count is computed from).
@@ -117,10 +119,10 @@ Status LaunchLayout::create(const PlanCollective &collective, size_t index,
   }
   uint64_t c = first.maxMessageChunks;
   uint64_t capacity =
-      c ? headerBytes(c) + c * round16(uint64_t(t) * e) : uint64_t(16);
+      c ? messageHeaderBytes(c) + c * round16(uint64_t(t) * e) : uint64_t(16);
   uint64_t ll = 0;
   if (options.llBytes && c)
-    ll = 2 * round16(headerBytes(c) + options.llBytes + 16 * c);
+    ll = 2 * round16(messageHeaderBytes(c) + options.llBytes + 16 * c);
   if (capacity > std::numeric_limits<uint32_t>::max() ||
       ll > std::numeric_limits<uint32_t>::max())
     return Status(ErrorCode::InvalidArgument,
@@ -133,15 +135,37 @@ Status LaunchLayout::create(const PlanCollective &collective, size_t index,
   l.llBytes_ = ll ? options.llBytes : 0;
   l.stagingBytes_ = capacity;
 
-  // The grid and the connections.
+  // The launched ranks.
+  l.arenaOffset_.assign(size_t(n), 0);
+  std::vector<bool> launched(size_t(n), options.ranks.empty());
+  for (int32_t r : options.ranks) {
+    if (r < 0 || r >= n)
+      return Status(ErrorCode::InvalidArgument,
+                    l.name_ + ": DeviceOptions::ranks names rank " +
+                        std::to_string(r) + ", outside the program's " +
+                        std::to_string(n) + " ranks");
+    if (launched[size_t(r)])
+      return Status(ErrorCode::InvalidArgument,
+                    l.name_ + ": DeviceOptions::ranks names rank " +
+                        std::to_string(r) + " twice");
+    launched[size_t(r)] = true;
+  }
+  for (int32_t r = 0; r < n; ++r)
+    if (launched[size_t(r)])
+      l.launched_.push_back(r);
+
+  // The connections of every rank, the grid of the launched ones.
+  l.peers_.resize(size_t(n));
   for (int32_t r = 0; r < n; ++r) {
     const auto &channels = program.ranks[size_t(r)].channels;
     l.maxChannels_ = std::max(l.maxChannels_, int32_t(channels.size()));
     for (uint32_t ch = 0; ch < channels.size(); ++ch) {
       if (channels[ch].instructions.empty())
         continue;
-      l.blockRank_.push_back(r);
-      l.blockChannel_.push_back(int32_t(ch));
+      if (launched[size_t(r)]) {
+        l.blockRank_.push_back(r);
+        l.blockChannel_.push_back(int32_t(ch));
+      }
       for (const auto &key : l.ranks_[size_t(r)].spec.sendTo) {
         if (key.channel != ch)
           continue;
@@ -158,17 +182,21 @@ Status LaunchLayout::create(const PlanCollective &collective, size_t index,
   }
   if (l.maxChannels_ == 0)
     l.maxChannels_ = 1;
+  for (const Connection &conn : l.connections_)
+    for (auto [a, b] : {std::make_pair(conn.from, conn.to),
+                        std::make_pair(conn.to, conn.from)})
+      if (a != b &&
+          std::find(l.peers_[size_t(a)].begin(), l.peers_[size_t(a)].end(),
+                    b) == l.peers_[size_t(a)].end())
+        l.peers_[size_t(a)].push_back(b);
+  for (auto &peers : l.peers_)
+    std::sort(peers.begin(), peers.end());
 
-  // The arena: control first, then data.
-  Allocator a;
+  // Every rank's arena (its own offsets from 0): control first, then data.
   size_t m = size_t(l.maxChannels_), N = size_t(n);
   l.arenas_.resize(N);
-  uint64_t contexts = a.take(N * sizeof(RankContext));
-  for (size_t r = 0; r < N; ++r)
-    l.arenas_[r].context = contexts + r * sizeof(RankContext);
-  l.blockRankOffset_ = a.take(l.blockRank_.size() * 4 + 4);
-  l.blockChannelOffset_ = a.take(l.blockChannel_.size() * 4 + 4);
   for (size_t r = 0; r < N; ++r) {
+    Allocator a;
     RankArena &ra = l.arenas_[r];
     for (int b = 0; b < 3; ++b)
       ra.offsets[b] = a.take(l.ranks_[r].offsets[b].size() * 8);
@@ -179,30 +207,74 @@ Status LaunchLayout::create(const PlanCollective &collective, size_t index,
     ra.waitState = a.take(m * 8 * wait::kWords);
     ra.scratchSlices =
         a.take(uint64_t(program.buffers.scratchChunks) * l.tiles_ * 8 + 8);
-  }
-  for (Connection &conn : l.connections_) {
-    conn.head = a.take(8, 128);
-    conn.tail = a.take(8, 128);
-    conn.sendCounter = a.take(8, 128);
-    conn.recvCounter = a.take(8, 128);
-    conn.sizes = a.take(8 * l.slots_);
-  }
-  l.controlBytes_ = a.take(0);
-  for (Connection &conn : l.connections_) {
-    conn.buffers = a.take(uint64_t(l.slots_) * l.slotCapacity_);
-    if (l.llSlotBytes_)
-      conn.llBuffers = a.take(uint64_t(l.slots_) * l.llSlotBytes_);
-  }
-  for (size_t r = 0; r < N; ++r) {
-    RankArena &ra = l.arenas_[r];
+    // The words each side polls are in its own arena; the other side
+    // writes them.
+    for (Connection &conn : l.connections_) {
+      if (size_t(conn.to) == r) {
+        conn.head = a.take(8, 128);
+        conn.recvCounter = a.take(8, 128);
+        conn.sizes = a.take(8 * l.slots_);
+      }
+      if (size_t(conn.from) == r) {
+        conn.tail = a.take(8, 128);
+        conn.sendCounter = a.take(8, 128);
+      }
+    }
+    ra.controlBytes = a.take(0);
+    for (Connection &conn : l.connections_) {
+      if (size_t(conn.to) != r)
+        continue;
+      conn.buffers = a.take(uint64_t(l.slots_) * l.slotCapacity_);
+      if (l.llSlotBytes_)
+        conn.llBuffers = a.take(uint64_t(l.slots_) * l.llSlotBytes_);
+    }
     const exec::RunLayout &rl = l.ranks_[r];
     ra.scratch = a.take(uint64_t(rl.bufferElements(Buffer::Scratch)) * e + 16);
     ra.staging = a.take(m * l.stagingBytes_);
     if (rl.writesInput)
       ra.inputCopy =
           a.take(uint64_t(rl.bufferElements(Buffer::Input)) * e + 16);
+    ra.bytes = a.take(0, 256);
   }
-  l.arenaBytes_ = a.take(0);
+
+  // The launch: the header, then the launched ranks' arenas.
+  Allocator a;
+  a.take(N * sizeof(RankContext));
+  l.blockRankOffset_ = a.take(l.blockRank_.size() * 4 + 4);
+  l.blockChannelOffset_ = a.take(l.blockChannel_.size() * 4 + 4);
+  l.headerBytes_ = a.take(0);
+  for (int32_t r : l.launched_)
+    l.arenaOffset_[size_t(r)] = a.take(l.arenas_[size_t(r)].bytes);
+  l.launchBytes_ = a.take(0, 256);
+
+  // What peers must agree on (FNV-1a over the numbers).
+  uint64_t h = 1469598103934665603ull;
+  auto mix = [&h](uint64_t v) {
+    for (int i = 0; i < 8; ++i) {
+      h ^= (v >> (8 * i)) & 0xff;
+      h *= 1099511628211ull;
+    }
+  };
+  for (char ch : l.name_)
+    mix(uint64_t(uint8_t(ch)));
+  for (uint64_t v : {uint64_t(n), uint64_t(l.maxChannels_), l.elementSize_,
+                     uint64_t(l.tileElements_), uint64_t(l.tiles_),
+                     uint64_t(l.largestSlice_), uint64_t(l.slots_),
+                     uint64_t(l.slotCapacity_), uint64_t(l.llSlotBytes_),
+                     uint64_t(l.llBytes_), l.stagingBytes_})
+    mix(v);
+  for (const Connection &c : l.connections_)
+    for (uint64_t v : {uint64_t(c.from), uint64_t(c.to), uint64_t(c.channel),
+                       c.messagesPerTile, c.head, c.recvCounter, c.sizes,
+                       c.buffers, c.llBuffers, c.tail, c.sendCounter})
+      mix(v);
+  for (const RankArena &ra : l.arenas_)
+    for (uint64_t v :
+         {ra.offsets[0], ra.offsets[1], ra.offsets[2], ra.sendTo, ra.recvFrom,
+          ra.progress, ra.tileEpoch, ra.waitState, ra.scratchSlices, ra.scratch,
+          ra.staging, ra.inputCopy, ra.controlBytes, ra.bytes})
+      mix(v);
+  l.key_ = h;
   return Status::success();
 }
 
@@ -225,14 +297,21 @@ bool LaunchLayout::holdsReduction(int32_t r) const {
   }
 }
 
-std::vector<uint8_t>
-LaunchLayout::contextImage(uint64_t base, const std::vector<uint64_t> &inputs,
-                           const std::vector<uint64_t> &outputs,
-                           uint64_t abortFlag) const {
-  std::vector<uint8_t> image(size_t(nranks_) * sizeof(RankContext));
-  for (int32_t r = 0; r < nranks_; ++r) {
+std::vector<uint64_t> LaunchLayout::localArenas(uint64_t base) const {
+  std::vector<uint64_t> arenas(size_t(nranks_), 0);
+  for (int32_t r : launched_)
+    arenas[size_t(r)] = base + arenaOffset_[size_t(r)];
+  return arenas;
+}
+
+std::vector<uint8_t> LaunchLayout::contextImage(
+    const std::vector<uint64_t> &arenas, const std::vector<uint64_t> &inputs,
+    const std::vector<uint64_t> &outputs, uint64_t abortFlag) const {
+  std::vector<uint8_t> image(size_t(nranks_) * sizeof(RankContext), 0);
+  for (int32_t r : launched_) {
     const RankArena &ra = arenas_[size_t(r)];
     const exec::RunLayout &rl = ranks_[size_t(r)];
+    uint64_t base = arenas[size_t(r)];
     RankContext ctx;
     ctx.rank = r;
     ctx.nranks = nranks_;
@@ -266,49 +345,175 @@ LaunchLayout::contextImage(uint64_t base, const std::vector<uint64_t> &inputs,
   return image;
 }
 
-std::vector<uint8_t>
-LaunchLayout::controlImage(uint64_t base, const std::vector<uint64_t> &inputs,
-                           const std::vector<uint64_t> &outputs,
-                           uint64_t abortFlag) const {
-  std::vector<uint8_t> image(controlBytes_, 0);
+std::vector<uint8_t> LaunchLayout::headerImage(
+    const std::vector<uint64_t> &arenas, const std::vector<uint64_t> &inputs,
+    const std::vector<uint64_t> &outputs, uint64_t abortFlag) const {
+  std::vector<uint8_t> image(headerBytes_, 0);
   std::vector<uint8_t> contexts =
-      contextImage(base, inputs, outputs, abortFlag);
-  std::memcpy(image.data() + arenas_[0].context, contexts.data(),
+      contextImage(arenas, inputs, outputs, abortFlag);
+  std::memcpy(image.data() + contextsOffset(), contexts.data(),
               contexts.size());
   std::memcpy(image.data() + blockRankOffset_, blockRank_.data(),
               blockRank_.size() * 4);
   std::memcpy(image.data() + blockChannelOffset_, blockChannel_.data(),
               blockChannel_.size() * 4);
-  size_t m = size_t(maxChannels_);
-  for (int32_t r = 0; r < nranks_; ++r) {
-    const RankArena &ra = arenas_[size_t(r)];
-    for (int b = 0; b < 3; ++b) {
-      const std::vector<int64_t> &o = ranks_[size_t(r)].offsets[b];
-      std::memcpy(image.data() + ra.offsets[b], o.data(), o.size() * 8);
-    }
+  return image;
+}
+
+Status LaunchLayout::rankControlImage(int32_t r,
+                                      const std::vector<uint64_t> &arenas,
+                                      std::vector<uint8_t> *out) const {
+  if (r < 0 || r >= nranks_ || arenas.size() != size_t(nranks_))
+    return Status(ErrorCode::InvalidArgument,
+                  name_ + ": rank " + std::to_string(r) + " and " +
+                      std::to_string(arenas.size()) +
+                      " arena addresses for a program of " +
+                      std::to_string(nranks_) + " ranks");
+  const RankArena &ra = arenas_[size_t(r)];
+  std::vector<uint8_t> image(ra.controlBytes, 0);
+  for (int b = 0; b < 3; ++b) {
+    const std::vector<int64_t> &o = ranks_[size_t(r)].offsets[b];
+    std::memcpy(image.data() + ra.offsets[b], o.data(), o.size() * 8);
   }
+  size_t m = size_t(maxChannels_);
   for (const Connection &conn : connections_) {
+    if (conn.from != r && conn.to != r)
+      continue;
+    int32_t peer = conn.from == r ? conn.to : conn.from;
+    uint64_t sender = arenas[size_t(conn.from)],
+             receiver = arenas[size_t(conn.to)];
+    if (!sender || !receiver)
+      return Status(
+          ErrorCode::InvalidArgument,
+          name_ + ": rank " + std::to_string(r) + " has no address for rank " +
+              std::to_string(peer) + "'s arena, which it " +
+              (conn.from == r ? "sends to" : "receives from") + " on channel " +
+              std::to_string(conn.channel) +
+              ": every peer of a rank must be in the table of arenas (the "
+              "peers' exchange did not provide it)");
     DeviceConnection d;
-    d.buffers = pointer<char>(base, conn.buffers);
-    d.head = pointer<uint64_t>(base, conn.head);
-    d.tail = pointer<uint64_t>(base, conn.tail);
-    d.sizes = pointer<uint64_t>(base, conn.sizes);
+    d.buffers = pointer<char>(receiver, conn.buffers);
+    d.head = pointer<uint64_t>(receiver, conn.head);
+    d.tail = pointer<uint64_t>(sender, conn.tail);
+    d.sizes = pointer<uint64_t>(receiver, conn.sizes);
     d.slots = slots_;
     d.slotBytes = slotCapacity_;
-    d.llBuffers = llSlotBytes_ ? pointer<char>(base, conn.llBuffers) : nullptr;
+    d.llBuffers =
+        llSlotBytes_ ? pointer<char>(receiver, conn.llBuffers) : nullptr;
     d.llSlotBytes = llSlotBytes_;
-    d.counter = pointer<uint64_t>(base, conn.sendCounter);
-    put(image,
-        arenas_[size_t(conn.from)].sendTo +
-            (size_t(conn.to) * m + conn.channel) * sizeof(DeviceConnection),
-        d);
-    d.counter = pointer<uint64_t>(base, conn.recvCounter);
-    put(image,
-        arenas_[size_t(conn.to)].recvFrom +
-            (size_t(conn.from) * m + conn.channel) * sizeof(DeviceConnection),
-        d);
+    if (conn.from == r) {
+      d.counter = pointer<uint64_t>(sender, conn.sendCounter);
+      put(image,
+          ra.sendTo +
+              (size_t(conn.to) * m + conn.channel) * sizeof(DeviceConnection),
+          d);
+    }
+    if (conn.to == r) {
+      d.counter = pointer<uint64_t>(receiver, conn.recvCounter);
+      put(image,
+          ra.recvFrom +
+              (size_t(conn.from) * m + conn.channel) * sizeof(DeviceConnection),
+          d);
+    }
   }
-  return image;
+  *out = std::move(image);
+  return Status::success();
+}
+
+Status
+LaunchLayout::checkPeerTable(const std::vector<ArenaEntry> &table) const {
+  if (table.size() != size_t(nranks_))
+    return Status(ErrorCode::InvalidArgument,
+                  name_ + ": a table of " + std::to_string(table.size()) +
+                      " arenas for a program of " + std::to_string(nranks_) +
+                      " ranks");
+  for (int32_t r : launched_)
+    for (int32_t p : peers_[size_t(r)]) {
+      const ArenaEntry &e = table[size_t(p)];
+      std::string head = name_ + ": rank " + std::to_string(r) + "'s peer " +
+                         std::to_string(p) + ": ";
+      if (e.rank < 0)
+        return Status(ErrorCode::InvalidArgument,
+                      head + "no arena in the table (rank " +
+                          std::to_string(r) + " exchanges messages with it, " +
+                          "so every process must publish the arenas of its "
+                          "ranks before any launch)");
+      if (e.rank != p)
+        return Status(ErrorCode::InvalidArgument,
+                      head + "the table's entry " + std::to_string(p) +
+                          " is rank " + std::to_string(e.rank) +
+                          "'s arena (entries are by rank)");
+      if (e.layoutKey != key_ || e.arenaBytes != arenas_[size_t(p)].bytes)
+        return Status(
+            ErrorCode::PlanMismatch,
+            head + "its arena was laid out differently (" +
+                std::to_string(e.arenaBytes) + " bytes, layout key " +
+                std::to_string(e.layoutKey) + "; this process expects " +
+                std::to_string(arenas_[size_t(p)].bytes) + " bytes, key " +
+                std::to_string(key_) +
+                "): every process must run the same plan, collective, "
+                "count, slot bytes, slots and LL threshold");
+      if (!e.address && !e.offset)
+        return Status(ErrorCode::InvalidArgument,
+                      head + "its entry has no address");
+    }
+  return Status::success();
+}
+
+namespace {
+void putWord(std::string &s, uint64_t v) {
+  for (int i = 0; i < 8; ++i)
+    s.push_back(char((v >> (8 * i)) & 0xff));
+}
+uint64_t getWord(const std::string &s, size_t at) {
+  uint64_t v = 0;
+  for (int i = 0; i < 8; ++i)
+    v |= uint64_t(uint8_t(s[at + size_t(i)])) << (8 * i);
+  return v;
+}
+constexpr uint64_t kEntryMagic = 0x31414e4552414c43ull; // "CLARENA1"
+constexpr size_t kEntryFixed = 8 * 8 + 64;
+} // namespace
+
+std::string encodeArenaEntry(const ArenaEntry &e) {
+  std::string s;
+  putWord(s, kEntryMagic);
+  putWord(s, uint64_t(int64_t(e.rank)));
+  putWord(s, e.layoutKey);
+  putWord(s, e.arenaBytes);
+  putWord(s, uint64_t(e.process));
+  putWord(s, uint64_t(int64_t(e.device)));
+  putWord(s, e.address);
+  putWord(s, e.offset);
+  s.append(reinterpret_cast<const char *>(e.handle), sizeof e.handle);
+  s += e.host;
+  return s;
+}
+
+Status decodeArenaEntry(const std::string &text, int32_t from,
+                        ArenaEntry *out) {
+  ArenaEntry e;
+  if (text.empty()) { // a process without a rank of the collective
+    *out = e;
+    return Status::success();
+  }
+  if (text.size() < kEntryFixed || getWord(text, 0) != kEntryMagic)
+    return Status(ErrorCode::PlanMismatch,
+                  "the arena entry of rank " + std::to_string(from) + " (" +
+                      std::to_string(text.size()) +
+                      " bytes) is not one this libcollrt writes: every "
+                      "process must run the same collc-run");
+  e.rank = int32_t(int64_t(getWord(text, 8)));
+  e.layoutKey = getWord(text, 16);
+  e.arenaBytes = getWord(text, 24);
+  e.process = int64_t(getWord(text, 32));
+  e.device = int32_t(int64_t(getWord(text, 40)));
+  e.address = getWord(text, 48);
+  e.offset = getWord(text, 56);
+  std::memcpy(e.handle, text.data() + 64, sizeof e.handle);
+  e.host = text.substr(kEntryFixed);
+  *out = e;
+  return Status::success();
 }
 
 } // namespace dev

@@ -1,19 +1,25 @@
-//===- LaunchLayout.h - one launch of N ranks' blocks, in memory -*- C++
-//-*-===//
+//===- LaunchLayout.h - one launch of a collective's blocks -----*- C++ -*-===//
 //
 // What the emulator (Emulator.h) and the CUDA executor (CudaExecutor.h)
-// compute alike before a kernel runs N ranks of a collective at once: every
-// rank's chunks and tiles (the CPU executor's RunLayout, docs/runtime.md),
-// the blocks of the grid (one per rank and channel with instructions), the
+// compute alike before a kernel runs ranks of a collective: every rank's
+// chunks and tiles (the CPU executor's RunLayout, docs/runtime.md), the
 // connections (one per (sender, receiver, channel) the program uses), and
-// one arena that holds all of it: a control part built on the host as an
-// image (RankContexts, DeviceConnections, offsets, flags, counters, the
-// watchdog's words) whose pointers point into the arena wherever it lives
-// (host memory for the emulator, device memory for the GPU), and a data
-// part (slots, LL areas, scratch, staging, private input copies) that
-// starts zeroed.
+// one ARENA PER RANK: a control part built on the host as an image
+// (offsets, the rank's DeviceConnection tables, progress, the watchdog's
+// words, the connection words it owns) and a data part (the slots and LL
+// areas of the connections it receives on, scratch, staging, a private
+// input copy) that starts zeroed. A connection's slots, sizes, head and
+// receive counter live in the receiver's arena, its tail and send counter
+// in the sender's: each side polls its own memory and writes the other's.
 //
-//===----------------------------------------------------------------------===//
+// A launch runs the blocks of some ranks (DeviceOptions::ranks; all of
+// them by default): its allocation holds a header (the RankContexts indexed
+// by rank, the grid's block arrays) and the arenas of its ranks. N ranks on
+// one GPU are one launch of every rank; one process per rank is N launches
+// of one rank each, whose arenas reach each other through a table of arena
+// addresses (by rank) that the processes exchange (CUDA IPC, ArenaEntry).
+// The layout is the same either way: only where the arenas are differs.
+//
 #ifndef COLLRT_DEVICE_LAUNCHLAYOUT_H
 #define COLLRT_DEVICE_LAUNCHLAYOUT_H
 
@@ -47,13 +53,45 @@ struct DeviceOptions {
   /// The emulator only: host threads per block (a GPU block's threads
   /// cooperate the same way: strided loops, barriers, one thread waiting).
   uint32_t emulatedThreads = 1;
+  /// The ranks whose blocks this launch runs (a process's share of the
+  /// collective, docs/gpu-runtime.md "One process per rank"); empty: every
+  /// rank.
+  std::vector<int32_t> ranks;
 };
+
+/// What a process publishes about one rank's arena so that the processes
+/// of its peers can reach it (docs/gpu-runtime.md, "One process per rank").
+struct ArenaEntry {
+  int32_t rank = -1; ///< group rank
+  /// LaunchLayout::key() of the exporter: peers must have computed the
+  /// same layout (plan, count, options) to agree on every offset.
+  uint64_t layoutKey = 0;
+  uint64_t arenaBytes = 0;
+  /// The exporter: process id, host name, CUDA device ordinal (as that
+  /// process numbers its devices; -1 in the emulator).
+  int64_t process = 0;
+  std::string host;
+  int32_t device = -1;
+  /// The arena in the exporter's address space (used directly by ranks of
+  /// the same process), and its offset in the exported allocation.
+  uint64_t address = 0, offset = 0;
+  /// The allocation's CUDA IPC handle (cuIpcGetMemHandle; zero in the
+  /// emulator).
+  uint8_t handle[64] = {};
+};
+
+/// A string for the bootstrap's all-gather, and back (`from`: the rank
+/// whose string it is, for the error).
+std::string encodeArenaEntry(const ArenaEntry &entry);
+Status decodeArenaEntry(const std::string &text, int32_t from,
+                        ArenaEntry *entry);
 
 class LaunchLayout {
 public:
   /// Lays out collective `index` (`collective` is entry `index` of its
   /// plan) on its N = program.numRanks group ranks, `count` input elements
-  /// per rank (all_to_all_v: ignored, the send counts fix the sizes).
+  /// per rank (all_to_all_v: ignored, the send counts fix the sizes); the
+  /// launch runs options.ranks (every rank when empty).
   static Status create(const PlanCollective &collective, size_t index,
                        int64_t count, const DeviceOptions &options,
                        LaunchLayout *layout);
@@ -62,14 +100,19 @@ public:
     int32_t from = 0, to = 0;
     uint32_t channel = 0;
     uint64_t messagesPerTile = 0; ///< sends of `from` on it per tile
-    // Arena offsets.
-    uint64_t head = 0, tail = 0, sendCounter = 0, recvCounter = 0;
-    uint64_t sizes = 0, buffers = 0, llBuffers = 0;
+    // Offsets in the receiver's (`to`) arena.
+    uint64_t head = 0, recvCounter = 0, sizes = 0, buffers = 0, llBuffers = 0;
+    // Offsets in the sender's (`from`) arena.
+    uint64_t tail = 0, sendCounter = 0;
   };
+  /// Offsets in the rank's own arena.
   struct RankArena {
-    uint64_t context = 0, offsets[3] = {0, 0, 0}, sendTo = 0, recvFrom = 0;
+    uint64_t offsets[3] = {0, 0, 0}, sendTo = 0, recvFrom = 0;
     uint64_t progress = 0, tileEpoch = 0, waitState = 0, scratchSlices = 0;
     uint64_t scratch = 0, staging = 0, inputCopy = 0;
+    /// Control bytes [0, controlBytes) (the image), data bytes up to
+    /// `bytes` (zeroed once).
+    uint64_t controlBytes = 0, bytes = 0;
   };
 
   const std::string &name() const { return name_; }
@@ -94,35 +137,67 @@ public:
   /// rule).
   bool holdsReduction(int32_t r) const;
 
-  /// The grid: block b runs rank blockRank[b], channel blockChannel[b].
+  /// The ranks this launch runs, in order, and whether it runs r.
+  const std::vector<int32_t> &launched() const { return launched_; }
+  bool launches(int32_t r) const { return arenaOffset_[size_t(r)] != 0; }
+  bool launchesEveryRank() const {
+    return int32_t(launched_.size()) == nranks_;
+  }
+  /// The ranks r sends to or receives from (whose arenas it needs).
+  const std::vector<int32_t> &peersOf(int32_t r) const {
+    return peers_[size_t(r)];
+  }
+
+  /// The grid: block b runs rank blockRank[b], channel blockChannel[b]
+  /// (the launched ranks' channels with instructions).
   const std::vector<int32_t> &blockRank() const { return blockRank_; }
   const std::vector<int32_t> &blockChannel() const { return blockChannel_; }
   const std::vector<Connection> &connections() const { return connections_; }
+  /// Every rank's arena (whether launched here or not: peers agree on
+  /// every offset).
   const RankArena &arena(int32_t r) const { return arenas_[size_t(r)]; }
 
-  /// The arena: control bytes [0, controlBytes) from controlImage, data
-  /// bytes [controlBytes, arenaBytes) zeroed once when it is allocated.
-  uint64_t controlBytes() const { return controlBytes_; }
-  uint64_t arenaBytes() const { return arenaBytes_; }
-  /// Offsets of the LaunchArgs arrays.
-  uint64_t contextsOffset() const { return arenas_[0].context; }
+  /// The launch's allocation: the header (contexts at 0, the block arrays)
+  /// and each launched rank's arena at arenaOffset(r).
+  uint64_t headerBytes() const { return headerBytes_; }
+  uint64_t launchBytes() const { return launchBytes_; }
+  uint64_t arenaOffset(int32_t r) const { return arenaOffset_[size_t(r)]; }
+  uint64_t contextsOffset() const { return 0; }
   uint64_t blockRankOffset() const { return blockRankOffset_; }
   uint64_t blockChannelOffset() const { return blockChannelOffset_; }
+  /// A hash of everything peers must agree on (sizes, tiles, slots, every
+  /// offset of every arena).
+  uint64_t key() const { return key_; }
 
-  /// The control part for an arena at address `base` (host or device),
-  /// rank r's input at inputs[r] (the caller's, or its private copy in the
+  /// Arena addresses by rank for a launch allocation at `base`: the
+  /// launched ranks' (base + arenaOffset), 0 for the others.
+  std::vector<uint64_t> localArenas(uint64_t base) const;
+  /// Checks a table of entries (by rank; rank -1: no entry) against this
+  /// layout: every peer of a launched rank has an entry for its own rank,
+  /// of this layout and its size. Errors name the rank, the peer and the
+  /// rule broken.
+  Status checkPeerTable(const std::vector<ArenaEntry> &table) const;
+
+  /// The header: every launched rank's RankContext (arenas[r] its arena,
+  /// rank r's input at inputs[r] (the caller's, or its private copy in its
   /// arena when copiesInput(r)) and output at outputs[r], abortFlag at
-  /// `abortFlag`. Counters, progress and the watchdog's words are zero.
-  std::vector<uint8_t> controlImage(uint64_t base,
-                                    const std::vector<uint64_t> &inputs,
-                                    const std::vector<uint64_t> &outputs,
-                                    uint64_t abortFlag) const;
+  /// `abortFlag`), the others zero, then the block arrays.
+  std::vector<uint8_t> headerImage(const std::vector<uint64_t> &arenas,
+                                   const std::vector<uint64_t> &inputs,
+                                   const std::vector<uint64_t> &outputs,
+                                   uint64_t abortFlag) const;
   /// Only the RankContexts (to point them at other buffers between
-  /// launches): contexts() bytes at contextsOffset().
-  std::vector<uint8_t> contextImage(uint64_t base,
+  /// launches): N * sizeof(RankContext) bytes at contextsOffset().
+  std::vector<uint8_t> contextImage(const std::vector<uint64_t> &arenas,
                                     const std::vector<uint64_t> &inputs,
                                     const std::vector<uint64_t> &outputs,
                                     uint64_t abortFlag) const;
+  /// Rank r's control part (arena(r).controlBytes bytes at its arena's
+  /// start): its connections point into the arenas of its peers
+  /// (arenas[peer]); an error naming both ranks when one is missing.
+  /// Counters, progress and the watchdog's words are zero.
+  Status rankControlImage(int32_t r, const std::vector<uint64_t> &arenas,
+                          std::vector<uint8_t> *image) const;
 
 private:
   std::string name_;
@@ -133,11 +208,15 @@ private:
   uint32_t slots_ = 0, slotCapacity_ = 0, llSlotBytes_ = 0, llBytes_ = 0;
   uint64_t stagingBytes_ = 0;
   std::vector<exec::RunLayout> ranks_;
+  std::vector<int32_t> launched_;
+  std::vector<std::vector<int32_t>> peers_;
   std::vector<int32_t> blockRank_, blockChannel_;
   std::vector<Connection> connections_;
   std::vector<RankArena> arenas_;
+  std::vector<uint64_t> arenaOffset_;
+  uint64_t headerBytes_ = 0, launchBytes_ = 0;
   uint64_t blockRankOffset_ = 0, blockChannelOffset_ = 0;
-  uint64_t controlBytes_ = 0, arenaBytes_ = 0;
+  uint64_t key_ = 0;
 };
 
 } // namespace dev

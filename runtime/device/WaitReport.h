@@ -42,9 +42,14 @@ struct LaunchSnapshot {
   uint64_t epochBefore = 0;
 };
 
-/// The snapshot of a launch from a copy of (or the host arena's) control
-/// part; the "before" counters and epoch are zero.
-LaunchSnapshot readSnapshot(const LaunchLayout &layout, const char *control);
+/// The snapshot of a launch from its ranks' control parts (by rank: a host
+/// copy of, or the host arena's, control part of each launched rank; null
+/// for the others); the "before" counters and epoch are zero. A counter in
+/// an arena this launch does not have is read from the word the other side
+/// publishes in its own (a peer's sent count from head, its received count
+/// from tail).
+LaunchSnapshot readSnapshot(const LaunchLayout &layout,
+                            const std::vector<const char *> &controls);
 
 /// One line per block (each ending in a newline).
 std::string blockReport(const LaunchLayout &layout,
@@ -57,7 +62,8 @@ Status blockError(const LaunchLayout &layout, const LaunchSnapshot &snapshot);
 /// After a launch that finished: PlanMismatch when a connection's sender
 /// posted a different number of messages than its receiver consumed, or
 /// than the program sends on it (messages per tile x tiles): the kernel
-/// does not run the plan's schedule.
+/// does not run the plan's schedule. Only the counters of launched ranks
+/// are checked (a peer process checks its own).
 Status checkMessageCounts(const LaunchLayout &layout,
                           const LaunchSnapshot &snapshot);
 

@@ -3,6 +3,8 @@
 
 #include "collrt/collrt.h"
 
+#include <cstdio>
+
 namespace collcgpu {
 
 using collrt::Status;
@@ -41,6 +43,36 @@ std::string describeLaunch(const collrt::dev::GpuRunResult &r) {
          std::to_string(r.tiles) + (r.tiles == 1 ? " tile" : " tiles") +
          " of " + std::to_string(r.tileElements) + " elements, protocol " +
          (r.ll ? "LL" : "simple");
+}
+
+Status deviceForLocalRank(int32_t localRank, int *device, int *devices) {
+  if (Status s = collrt::dev::cudaDeviceCount(devices); !s.ok())
+    return s;
+  *device = localRank >= 0 ? localRank % *devices : 0;
+  return Status::success();
+}
+
+std::string encodeRankResult(const collrt::dev::GpuRunResult &r) {
+  char text[160];
+  std::snprintf(text, sizeof text, "collc-run-gpu %.17g %lld %lld %d",
+                r.microseconds, static_cast<long long>(r.checked),
+                static_cast<long long>(r.wrong), r.ranks);
+  return text;
+}
+
+bool decodeRankResult(const std::string &text, collrt::dev::GpuRunResult *r) {
+  long long checked = 0, wrong = 0;
+  int ranks = 0;
+  double microseconds = 0;
+  if (std::sscanf(text.c_str(), "collc-run-gpu %lg %lld %lld %d", &microseconds,
+                  &checked, &wrong, &ranks) != 4)
+    return false;
+  *r = collrt::dev::GpuRunResult();
+  r->microseconds = microseconds;
+  r->checked = checked;
+  r->wrong = wrong;
+  r->ranks = ranks;
+  return true;
 }
 
 } // namespace collcgpu

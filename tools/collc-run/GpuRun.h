@@ -35,6 +35,18 @@ int64_t countForBytes(const collrt::PlanCollective &collective,
 /// 1024 elements, protocol LL".
 std::string describeLaunch(const collrt::dev::GpuRunResult &result);
 
+/// One process per rank (collrt::dev::runPlanOnRank): the CUDA device of a
+/// process of local rank `localRank` (LOCAL_RANK % the devices it sees),
+/// or the driver's Unsupported status.
+collrt::Status deviceForLocalRank(int32_t localRank, int *device, int *devices);
+
+/// A rank's result as the processes all-gather it (time, elements checked
+/// and wrong, whether it ran a rank), and back; false on a string this
+/// collc-run did not write.
+std::string encodeRankResult(const collrt::dev::GpuRunResult &result);
+bool decodeRankResult(const std::string &text,
+                      collrt::dev::GpuRunResult *result);
+
 } // namespace collcgpu
 
 #endif

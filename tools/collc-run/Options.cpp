@@ -174,8 +174,9 @@ and prints a row per size as nccl-tests does (docs/collc-run.md).
   --backend cpu|cuda    cpu: libcollrt's CPU executor (default); cuda: the
                         kernels of --kernels with the N ranks of --ranks N on
                         one GPU (each rank its own buffers, every rank's
-                        blocks in one launch). One process per rank on
-                        several GPUs (cuda without --ranks) is not built yet
+                        blocks in one launch), or without --ranks one rank
+                        per process under a launcher, on GPU LOCAL_RANK %
+                        devices, CUDA IPC between the processes
   --kernels FILE        cuda: the fatbin, cubin or PTX that collc
                         --emit=fatbin wrote for the same program (required)
   --help                this text
@@ -314,8 +315,8 @@ bool parseOptions(int argc, char **argv, Options *o, std::string *error) {
     return false;
   }
   if (o->backend == "cuda") {
-    // What does not apply to the generated kernels on one GPU is refused
-    // rather than ignored.
+    // What does not apply to the generated kernels is refused rather than
+    // ignored.
     for (const auto &[option, given] :
          {std::make_pair("--transport", o->transportGiven),
           std::make_pair("--ib-device", !o->ibDevice.empty()),
@@ -323,17 +324,11 @@ bool parseOptions(int argc, char **argv, Options *o, std::string *error) {
       if (given) {
         *error = std::string(option) +
                  " does not apply to --backend cuda: its ranks are blocks of "
-                 "one kernel on one GPU and exchange messages through its "
-                 "memory, without a transport";
+                 "kernels that exchange messages through GPU memory (of one "
+                 "GPU, or of another process's GPU through CUDA IPC), "
+                 "without a transport";
         return false;
       }
-    if (o->ranks == 0) {
-      *error = "--backend cuda without --ranks (one process per rank, each "
-               "on its own GPU, over CUDA P2P/IPC) is not built yet (issue "
-               "6); run the plan's N ranks on one GPU with --backend cuda "
-               "--ranks N";
-      return false;
-    }
     if (o->kernelsPath.empty()) {
       *error = "--backend cuda needs --kernels FILE: the fatbin that collc "
                "--emit=fatbin -o FILE writes for the same program (the "

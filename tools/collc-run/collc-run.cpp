@@ -7,7 +7,9 @@
 // element of every iteration is compared with an independent reference
 // (runtime/check). With --backend cuda --ranks N the N ranks run as blocks
 // of the kernel collc generated (--kernels) on one GPU, through
-// collrt::dev::runPlanOnOneGpu. docs/collc-run.md describes it.
+// collrt::dev::runPlanOnOneGpu; without --ranks one rank per process under
+// a launcher, each on GPU LOCAL_RANK % devices, through
+// collrt::dev::runPlanOnRank (CUDA IPC). docs/collc-run.md describes it.
 //
 //===----------------------------------------------------------------------===//
 #include "collrt/Bootstrap.h"
@@ -218,14 +220,17 @@ int runThreads(const Options &o, const collrt::Plan &plan,
   return code;
 }
 
+int runGpuProcess(const Options &o, const collrt::Plan &plan,
+                  const RunSetup &setup);
+
 /// --backend cuda --ranks N: each size runs collective o.collective on the
 /// N ranks of GPU 0 with the kernel collc generated for it
 /// (collrt::dev::runPlanOnOneGpu: each rank its own device buffers, every
-/// rank's blocks in one launch).
+/// rank's blocks in one launch). Without --ranks: runGpuProcess.
 int runGpu(const Options &o, const collrt::Plan &plan, const RunSetup &setup) {
   const auto &collective = plan.collectives[o.collective];
   const auto &program = collective.program;
-  if (o.ranks != program.numRanks)
+  if (o.ranks > 0 && o.ranks != program.numRanks)
     return fail(kExitBadInput,
                 "--backend cuda --ranks " + std::to_string(o.ranks) +
                     ": collective " + std::to_string(o.collective) + " of " +
@@ -256,6 +261,8 @@ int runGpu(const Options &o, const collrt::Plan &plan, const RunSetup &setup) {
                     "no usable one. Run on a machine with a GPU, or run the "
                     "plan on the CPU executor here: drop --backend cuda and "
                     "--kernels");
+  if (o.ranks == 0)
+    return runGpuProcess(o, plan, setup);
   std::string groups;
   if (plan.worldSize != program.numRanks)
     groups = " (one group of the plan's world of " +
@@ -367,6 +374,131 @@ int runProcess(const Options &o, const collrt::Plan &plan,
   if (s.code() != collrt::ErrorCode::CheckFailed || communicator->rank() == 0)
     std::fprintf(stderr, "collc-run: %s\n", s.toString().c_str());
   return kExitFailed;
+}
+
+/// --backend cuda without --ranks: this process is one rank of a
+/// launcher's world, on GPU LOCAL_RANK % devices; the processes meet over
+/// the environment's TCP bootstrap, exchange their arenas (CUDA IPC) and
+/// each runs its rank's blocks (collrt::dev::runPlanOnRank); rank 0 prints
+/// the rows (the slowest rank's time, every rank's wrong elements).
+int runGpuProcess(const Options &o, const collrt::Plan &plan,
+                  const RunSetup &setup) {
+  const auto &collective = plan.collectives[o.collective];
+  collrt::LaunchInfo launch;
+  Status s = collrt::detectLaunch(lookupEnvironment, &launch);
+  if (!s.ok())
+    return fail(kExitBadInput,
+                "--backend cuda without --ranks runs one rank per process "
+                "under a launcher (mpirun, torchrun, Slurm), and this process "
+                "cannot join one: " +
+                    s.message() +
+                    ". To run the plan's N ranks on one GPU in this process, "
+                    "pass --ranks N");
+  const std::string who = "rank " + std::to_string(launch.rank);
+  s = collrt::checkPlanWorld(plan, launch.worldSize);
+  if (!s.ok())
+    return fail(kExitBadInput, who + ": " + s.toString());
+  int device = 0, devices = 0;
+  std::string gpu;
+  s = collcgpu::deviceForLocalRank(launch.localRank, &device, &devices);
+  if (s.ok())
+    s = collcgpu::describeGpu(device, &gpu);
+  if (!s.ok())
+    return fail(kExitFailed, who + ": " + s.toString());
+  std::unique_ptr<collrt::Bootstrap> bootstrap;
+  s = collrt::createTcpBootstrap(
+      launch, collrt::Deadline::after(o.timeoutSeconds), &bootstrap);
+  if (!s.ok())
+    return fail(kExitFailed, who + ": " + s.toString());
+  std::fprintf(stderr,
+               "collc-run: rank %d (local rank %d) uses GPU %d of %d: %s\n",
+               launch.rank, launch.localRank, device, devices, gpu.c_str());
+  // Which GPU every rank uses, for the header; ranks sharing one say so.
+  std::vector<std::string> where;
+  s = bootstrap->allGather(bootstrap->hosts()[size_t(launch.rank)] + " GPU " +
+                               std::to_string(device),
+                           &where, collrt::Deadline::after(o.timeoutSeconds));
+  if (!s.ok())
+    return fail(kExitFailed, who + ": " + s.toString());
+  std::string placement, shared;
+  for (size_t r = 0; r < where.size(); ++r) {
+    placement += (r ? ", " : "") + std::to_string(r) + ": " + where[r];
+    for (size_t q = 0; q < r && shared.empty(); ++q)
+      if (where[q] == where[r])
+        shared = "; ranks " + std::to_string(q) + " and " + std::to_string(r) +
+                 " share " + where[r] +
+                 " (their kernels take turns on it unless MPS runs: times "
+                 "are not those of separate GPUs)";
+  }
+  if (launch.rank == 0)
+    printHeader(o, plan, collective,
+                std::to_string(launch.worldSize) +
+                    " ranks as processes, one per GPU context, CUDA IPC "
+                    "between them (" +
+                    placement + ")" + shared);
+
+  collrt::dev::GpuRunOptions g;
+  g.device = device;
+  g.iterations = o.iters;
+  g.warmup = o.warmup;
+  g.check = o.check;
+  g.timeoutSeconds = o.timeoutSeconds;
+  g.slotBytes = o.slotBytes;
+  int64_t totalWrong = 0;
+  for (const SizeCase &size : setup.sizes) {
+    g.count = collcgpu::countForBytes(collective, size.bytesPerRank);
+    collrt::dev::GpuRunResult r;
+    s = collrt::dev::runPlanOnRank(plan, o.collective, o.kernelsPath, g,
+                                   *bootstrap, &r);
+    if (!s.ok())
+      return fail(kExitFailed,
+                  formatBytes(size.bytesPerRank) + ": " + s.toString());
+    if (r.wrong) {
+      std::string text = "collc-run: " + who + ", " +
+                         formatBytes(size.bytesPerRank) + ": " +
+                         std::to_string(r.wrong) + " of " +
+                         std::to_string(r.checked) + " elements wrong\n";
+      for (const std::string &example : r.examples)
+        text += "collc-run:   " + example + "\n";
+      std::fputs(text.c_str(), stderr);
+    }
+    std::vector<std::string> all;
+    s = bootstrap->allGather(collcgpu::encodeRankResult(r), &all,
+                             collrt::Deadline::after(o.timeoutSeconds));
+    if (!s.ok())
+      return fail(kExitFailed,
+                  who + ", " + formatBytes(size.bytesPerRank) +
+                      ": exchanging the ranks' results: " + s.toString());
+    double slowest = 0;
+    int64_t wrong = 0;
+    for (size_t q = 0; q < all.size(); ++q) {
+      collrt::dev::GpuRunResult peer;
+      if (!collcgpu::decodeRankResult(all[q], &peer))
+        return fail(kExitFailed, who + ": rank " + std::to_string(q) +
+                                     " sent a result this collc-run cannot "
+                                     "read: '" +
+                                     all[q] + "'");
+      slowest = std::max(slowest, peer.microseconds);
+      wrong += peer.wrong;
+    }
+    totalWrong += wrong;
+    if (launch.rank == 0) {
+      printRow(stdout, collective, size.bytesPerRank, slowest * 1e-6,
+               o.check ? wrong : -1);
+      std::printf("#   rank 0's %s\n", collcgpu::describeLaunch(r).c_str());
+      std::fflush(stdout);
+    }
+  }
+  if (totalWrong) {
+    if (launch.rank == 0)
+      fail(kExitFailed, collrt::Status(collrt::ErrorCode::CheckFailed,
+                                       std::to_string(totalWrong) +
+                                           " wrong elements over all ranks "
+                                           "and sizes")
+                            .toString());
+    return kExitFailed;
+  }
+  return 0;
 }
 
 } // namespace

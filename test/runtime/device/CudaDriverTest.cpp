@@ -51,6 +51,11 @@ TEST(CudaDriverTest, ConstantsAreCudaH) {
                 CU_STREAM_CAPTURE_MODE_RELAXED);
   static_assert(sizeof(dev::cu::DevicePtr) == sizeof(CUdeviceptr));
   static_assert(sizeof(dev::cu::Device) == sizeof(CUdevice));
+  static_assert(sizeof(dev::cu::IpcMemHandle) == sizeof(CUipcMemHandle));
+  static_assert(sizeof(dev::cu::IpcMemHandle) ==
+                sizeof(dev::ArenaEntry::handle));
+  static_assert(dev::cu::kIpcMemLazyEnablePeerAccess ==
+                CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS);
   SUCCEED();
 }
 #endif
@@ -80,6 +85,62 @@ TEST(CudaDriverTest, WithoutAGpuEveryEntryPointIsUnsupported) {
   Status r = dev::runPlanOnOneGpu(plan, 0, "/nonexistent.fatbin",
                                   dev::GpuRunOptions(), &result);
   EXPECT_EQ(r.code(), ErrorCode::Unsupported) << r.toString();
+}
+
+/// A bootstrap of one process that records what it is told.
+class RecordingBootstrap : public Bootstrap {
+public:
+  explicit RecordingBootstrap(int32_t rank) : rank_(rank) {}
+  int32_t rank() const override { return rank_; }
+  int32_t worldSize() const override { return 2; }
+  int32_t localRank() const override { return rank_; }
+  const std::vector<std::string> &hosts() const override { return hosts_; }
+  const std::string &localAddress() const override { return address_; }
+  Status allGather(const std::string &mine, std::vector<std::string> *all,
+                   Deadline) override {
+    ++calls;
+    *all = {mine, mine};
+    return Status::success();
+  }
+  Status barrier(Deadline) override {
+    ++calls;
+    return Status::success();
+  }
+  void announceFailure(const std::string &reason) override {
+    announced = reason;
+  }
+  Status checkPeers() override { return Status::success(); }
+  std::string announced;
+  int calls = 0;
+
+private:
+  int32_t rank_;
+  std::vector<std::string> hosts_{"a", "a"};
+  std::string address_ = "127.0.0.1";
+};
+
+TEST(CudaDriverTest, WithoutAGpuARankProcessAnnouncesItsFailure) {
+  const dev::CudaDriver *driver = nullptr;
+  if (dev::loadCudaDriver(0, &driver).ok())
+    GTEST_SKIP() << "a CUDA device is present";
+  int devices = -1;
+  EXPECT_EQ(dev::cudaDeviceCount(&devices).code(), ErrorCode::Unsupported);
+  EXPECT_EQ(devices, 0);
+  Plan plan;
+  plan.worldSize = 2;
+  PlanCollective c;
+  c.program = ringAllReduce(2, 1, 1);
+  c.groups = {{0, 1}};
+  plan.collectives.push_back(c);
+  RecordingBootstrap bootstrap(1);
+  dev::GpuRunResult result;
+  Status r = dev::runPlanOnRank(plan, 0, "/nonexistent.fatbin",
+                                dev::GpuRunOptions(), bootstrap, &result);
+  EXPECT_EQ(r.code(), ErrorCode::Unsupported) << r.toString();
+  EXPECT_THAT(r.message(), ::testing::StartsWith("rank 1: no "));
+  // The peers learn it from the bootstrap instead of waiting for rank 1.
+  EXPECT_EQ(bootstrap.announced, r.message());
+  EXPECT_EQ(bootstrap.calls, 0);
 }
 
 PlanCollective collective(const Program &p, DataType type) {

@@ -21,7 +21,9 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cstring>
+#include <functional>
 #include <random>
 #include <thread>
 
@@ -94,13 +96,17 @@ Buffers makeBuffers(const PlanCollective &c, int64_t count,
 /// every rank against the reference; "" when all is right.
 std::string runAndCheck(const Program &program, KernelKind kind, DataType type,
                         ReduceOp op, int64_t count,
-                        const dev::DeviceOptions &options, uint32_t slots = 8) {
+                        const dev::DeviceOptions &options, uint32_t slots = 8,
+                        bool perRank = false) {
   PlanCollective c = makeCollective(program, type, op, slots);
   check::TestData data(program, type, op, 0);
   Buffers b = makeBuffers(c, count, &data);
-  Status s = dev::emulate(c, 0, kernel(kind, type, op), count, b.in(), b.out(),
-                          options);
-  std::string where = std::string(dataTypeName(type)) + " " + reduceOpName(op) +
+  Status s = perRank ? dev::emulatePerRank(c, 0, kernel(kind, type, op), count,
+                                           b.in(), b.out(), options)
+                     : dev::emulate(c, 0, kernel(kind, type, op), count, b.in(),
+                                    b.out(), options);
+  std::string where = std::string(perRank ? "per-rank arenas " : "") +
+                      dataTypeName(type) + " " + reduceOpName(op) +
                       " n=" + std::to_string(program.numRanks) +
                       " count=" + std::to_string(count) + ": ";
   if (!s.ok())
@@ -478,6 +484,222 @@ TEST(EmulatorTest, ArgumentErrors) {
   s = dev::emulate(c, 0, k, 8, b.in(), b.out(), o);
   EXPECT_THAT(s.toString(),
               HasSubstr("emulatedThreads = 0 must be in [1, 1024]"));
+}
+
+//===----------------------------------------------------------------------===//
+// One process per rank, emulated: every rank in its own launch and host
+// allocation, reaching its peers only through the table of arena entries
+// (what the CUDA executor exchanges over the bootstrap with CUDA IPC).
+//===----------------------------------------------------------------------===//
+
+TEST(EmulatorPerRankTest, RingAllReduce) {
+  for (int32_t n : {2, 3, 4})
+    for (DataType type : {DataType::F32, DataType::BF16, DataType::I32})
+      for (ReduceOp op : {ReduceOp::Sum, ReduceOp::Max, ReduceOp::Avg})
+        for (uint32_t ll : {0u, 16384u})
+          for (int64_t count : {int64_t(0), int64_t(61), int64_t(4099)}) {
+            // Slots of a few elements: many tiles; one slot: fused
+            // instructions stage.
+            size_t slot = 24 + 8 + 5 * dataTypeSize(type);
+            EXPECT_EQ(runAndCheck(ringAllReduce(n, 1, 2),
+                                  KernelKind::RingAllReduce, type, op, count,
+                                  options(slot, ll), /*slots=*/1,
+                                  /*perRank=*/true),
+                      "");
+          }
+}
+
+TEST(EmulatorPerRankTest, DirectAllToAllAndAllGather) {
+  for (int32_t n : {2, 3, 4})
+    for (DataType type : {DataType::F32, DataType::I8, DataType::F64})
+      for (uint32_t ll : {0u, 16384u})
+        for (int64_t count : {int64_t(5), int64_t(n) * 2 * 53 + 3}) {
+          size_t slot = 24 + 16 + 3 * dataTypeSize(type) + 5;
+          EXPECT_EQ(runAndCheck(directAllToAll(n, 2),
+                                KernelKind::DirectAllToAll, type, ReduceOp::Sum,
+                                count, options(slot, ll), 8, true),
+                    "");
+          // The all-gather staged in scratch, with `after` both ways.
+          EXPECT_EQ(runAndCheck(
+                        stagedRingAllGather(n, 2), KernelKind::StagedAllGather,
+                        type, ReduceOp::Sum, count, options(slot, ll), 8, true),
+                    "");
+        }
+}
+
+TEST(EmulatorPerRankTest, SeveralThreadsPerBlock) {
+  dev::DeviceOptions o = options(24 + 8 + 5 * 4, 16384);
+  o.emulatedThreads = 3;
+  EXPECT_EQ(runAndCheck(ringAllReduce(4, 1, 2), KernelKind::RingAllReduce,
+                        DataType::F32, ReduceOp::Sum, 1001, o, 1, true),
+            "");
+}
+
+/// Runs the ring all-reduce per rank with `edit` applied to the table.
+Status runWithTable(int32_t n,
+                    const std::function<void(std::vector<std::string> *)> &edit,
+                    double timeout = 20) {
+  PlanCollective c =
+      makeCollective(ringAllReduce(n, 1, 1), DataType::F32, ReduceOp::Sum);
+  Buffers b = makeBuffers(c, 40, nullptr);
+  dev::DeviceOptions o = options(1 << 10, 0);
+  o.timeoutSeconds = timeout;
+  return dev::emulatePerRank(
+      c, 0, kernel(KernelKind::RingAllReduce, DataType::F32, ReduceOp::Sum), 40,
+      b.in(), b.out(), o, edit);
+}
+
+TEST(EmulatorPerRankTest, AMissingPeerEntryIsNamed) {
+  Status s = runWithTable(3, [](std::vector<std::string> *t) { (*t)[1] = ""; });
+  ASSERT_EQ(s.code(), ErrorCode::InvalidArgument) << s.toString();
+  // Rank 0 sends to rank 1 (the ring's next).
+  EXPECT_THAT(s.message(),
+              HasSubstr("rank 0's peer 1: no arena in the table (rank 0 "
+                        "exchanges messages with it, so every process must "
+                        "publish the arenas of its ranks before any launch)"));
+}
+
+TEST(EmulatorPerRankTest, AnEntryOfAnotherLayoutIsNamed) {
+  Status s = runWithTable(3, [](std::vector<std::string> *t) {
+    dev::ArenaEntry e;
+    ASSERT_TRUE(dev::decodeArenaEntry((*t)[2], 2, &e).ok());
+    e.layoutKey ^= 1; // a process that ran another count or slot size
+    (*t)[2] = dev::encodeArenaEntry(e);
+  });
+  ASSERT_EQ(s.code(), ErrorCode::PlanMismatch) << s.toString();
+  EXPECT_THAT(s.message(), HasSubstr("rank 0's peer 2: its arena was laid out "
+                                     "differently"));
+  EXPECT_THAT(s.message(),
+              HasSubstr("every process must run the same plan, collective, "
+                        "count, slot bytes, slots and LL threshold"));
+  s = runWithTable(2, [](std::vector<std::string> *t) {
+    dev::ArenaEntry e;
+    ASSERT_TRUE(dev::decodeArenaEntry((*t)[1], 1, &e).ok());
+    e.arenaBytes += 256;
+    (*t)[1] = dev::encodeArenaEntry(e);
+  });
+  EXPECT_EQ(s.code(), ErrorCode::PlanMismatch) << s.toString();
+}
+
+TEST(EmulatorPerRankTest, EntriesOutOfPlaceOrForeignAreNamed) {
+  Status s = runWithTable(
+      3, [](std::vector<std::string> *t) { std::swap((*t)[1], (*t)[2]); });
+  ASSERT_EQ(s.code(), ErrorCode::InvalidArgument) << s.toString();
+  EXPECT_THAT(s.message(), HasSubstr("rank 0's peer 1: the table's entry 1 is "
+                                     "rank 2's arena (entries are by rank)"));
+  s = runWithTable(2, [](std::vector<std::string> *t) { (*t)[0] = "hello"; });
+  ASSERT_EQ(s.code(), ErrorCode::PlanMismatch) << s.toString();
+  EXPECT_THAT(s.message(),
+              HasSubstr("the arena entry of rank 0 (5 bytes) is not one this "
+                        "libcollrt writes"));
+  s = runWithTable(2, [](std::vector<std::string> *t) { t->pop_back(); });
+  EXPECT_THAT(s.message(),
+              HasSubstr("the table of arenas has 1 entries for 2 ranks"));
+}
+
+TEST(EmulatorPerRankTest, ABlockErrorInOneLaunchStopsTheOthers) {
+  // The program: rank 0 sends to rank 1 twice. The kernel receives first on
+  // every rank: rank 0's block fails at once (a connection the program
+  // does not have) and raises its own launch's abortFlag; rank 1's block
+  // waits for rank 0's message in another launch, with a flag of its own,
+  // and is stopped only by the (emulated) peer check, long before the
+  // watchdog's 20 s.
+  Program p = emptyProgram(Collective::AllReduce, 2, 1);
+  append(p, 0, 0, sendTo(1, in(0), 0));
+  append(p, 0, 0, sendTo(1, in(0), 1));
+  append(p, 1, 0, recvFrom(0, out(0), 0));
+  append(p, 1, 0, recvFrom(0, out(0), 1));
+  PlanCollective c = makeCollective(p, DataType::F32, ReduceOp::Sum, 1);
+  Buffers b = makeBuffers(c, 4, nullptr);
+  dev::DeviceOptions o = options(1 << 10, 0);
+  o.timeoutSeconds = 20;
+  auto start = std::chrono::steady_clock::now();
+  Status s = dev::emulatePerRank(
+      c, 0, kernel(KernelKind::DeadlockRing, DataType::F32, ReduceOp::Sum), 4,
+      b.in(), b.out(), o);
+  double took =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
+  ASSERT_EQ(s.code(), ErrorCode::PlanMismatch) << s.toString();
+  EXPECT_THAT(s.message(), HasSubstr("it receives from rank 1 on a connection "
+                                     "the program does not have"));
+  EXPECT_THAT(s.message(),
+              HasSubstr("rank 1 channel 0 tile 0 step 0 instruction 0 recv "
+                        "output[0] from rank 0: waiting for rank 0 to send "
+                        "(message 1 of 2 on this connection; 0 sent); gave "
+                        "up when the launch was aborted"));
+  EXPECT_LT(took, 10.0);
+}
+
+TEST(EmulatorPerRankTest, DeadlockReportsEveryRanksBlocks) {
+  Program p = emptyProgram(Collective::AllReduce, 3, 1);
+  for (int32_t r = 0; r < 3; ++r) {
+    append(p, r, 0, recvFrom((r + 2) % 3, out(0), 0));
+    append(p, r, 0, sendTo((r + 1) % 3, in(0), 1));
+  }
+  PlanCollective c = makeCollective(p, DataType::F32, ReduceOp::Sum);
+  Buffers b = makeBuffers(c, 10, nullptr);
+  dev::DeviceOptions o = options(1 << 10, 0);
+  o.timeoutSeconds = 0.3;
+  Status s = dev::emulatePerRank(
+      c, 0, kernel(KernelKind::DeadlockRing, DataType::F32, ReduceOp::Sum), 10,
+      b.in(), b.out(), o);
+  ASSERT_EQ(s.code(), ErrorCode::Timeout) << s.toString();
+  EXPECT_THAT(s.message(), HasSubstr("(3 blocks in 3 launches with arenas of "
+                                     "their own) did not finish within 0.3 s"));
+  // The sender's count comes from head, in the receiver's own arena.
+  for (const char *line :
+       {"rank 0 channel 0 tile 0 step 0 instruction 0 recv output[0] from "
+        "rank 2: waiting for rank 2 to send (message 1 of 1 on this "
+        "connection; 0 sent); gave up when the launch was aborted",
+        "rank 1 channel 0 tile 0 step 0 instruction 0 recv output[0] from "
+        "rank 0: waiting",
+        "rank 2 channel 0 tile 0 step 0 instruction 0 recv output[0] from "
+        "rank 1: waiting"})
+    EXPECT_THAT(s.message(), HasSubstr(line));
+}
+
+TEST(LaunchLayoutTest, OneRanksLaunchIsThatRankOfTheWholeLayout) {
+  // One layout code path: the launch of rank r alone lays out rank r's
+  // arena exactly as the launch of every rank does.
+  PlanCollective c =
+      makeCollective(ringAllReduce(4, 1, 2), DataType::BF16, ReduceOp::Sum);
+  dev::DeviceOptions o = options(1000, 16384);
+  dev::LaunchLayout all;
+  ASSERT_TRUE(dev::LaunchLayout::create(c, 0, 9999, o, &all).ok());
+  EXPECT_TRUE(all.launchesEveryRank());
+  for (int32_t r = 0; r < 4; ++r) {
+    o.ranks = {r};
+    dev::LaunchLayout one;
+    ASSERT_TRUE(dev::LaunchLayout::create(c, 0, 9999, o, &one).ok());
+    EXPECT_EQ(one.key(), all.key());
+    EXPECT_EQ(one.launched(), std::vector<int32_t>{r});
+    // The ring's previous and next rank, in order.
+    int32_t prev = (r + 3) % 4, next = (r + 1) % 4;
+    EXPECT_EQ(one.peersOf(r), (std::vector<int32_t>{std::min(prev, next),
+                                                    std::max(prev, next)}));
+    EXPECT_EQ(one.arena(r).bytes, all.arena(r).bytes);
+    EXPECT_EQ(one.blockRank(), std::vector<int32_t>(2, r));
+    EXPECT_LT(one.launchBytes(), all.launchBytes());
+    // Its control image with every arena known is all's for that rank.
+    std::vector<uint64_t> arenas = all.localArenas(1 << 20);
+    std::vector<uint8_t> a, b;
+    ASSERT_TRUE(all.rankControlImage(r, arenas, &a).ok());
+    ASSERT_TRUE(one.rankControlImage(r, arenas, &b).ok());
+    EXPECT_EQ(a, b);
+    // Without the peers' addresses: an error naming both ranks.
+    std::vector<uint64_t> mine = one.localArenas(1 << 20);
+    Status s = one.rankControlImage(r, mine, &b);
+    EXPECT_THAT(s.message(), HasSubstr("rank " + std::to_string(r) +
+                                       " has no address for rank "));
+  }
+  o.ranks = {1, 1};
+  dev::LaunchLayout bad;
+  EXPECT_THAT(dev::LaunchLayout::create(c, 0, 9999, o, &bad).message(),
+              HasSubstr("DeviceOptions::ranks names rank 1 twice"));
+  o.ranks = {4};
+  EXPECT_THAT(dev::LaunchLayout::create(c, 0, 9999, o, &bad).message(),
+              HasSubstr("names rank 4, outside the program's 4 ranks"));
 }
 
 } // namespace
