@@ -623,10 +623,14 @@ Status CudaCollective::wait(cu::Stream stream) {
   using Clock = std::chrono::steady_clock;
   Status peerFailure;
   Clock::time_point nextCheck = Clock::now();
-  auto poll = [&](Clock::time_point until, bool *finished) -> Status {
+  // checkPeers: only while the launch runs normally (not while waiting for
+  // it to end after an abort).
+  auto poll = [&](Clock::time_point until, bool *finished,
+                  bool checkPeers = false) -> Status {
     *finished = false;
     for (;;) {
-      if (peerCheck_ && peerFailure.ok() && Clock::now() >= nextCheck) {
+      if (checkPeers && peerCheck_ && peerFailure.ok() &&
+          Clock::now() >= nextCheck) {
         peerFailure = peerCheck_();
         nextCheck = Clock::now() + std::chrono::milliseconds(100);
         if (!peerFailure.ok())
@@ -648,7 +652,7 @@ Status CudaCollective::wait(cu::Stream stream) {
   auto deadline = Clock::now() +
                   std::chrono::duration_cast<Clock::duration>(
                       std::chrono::duration<double>(options_.timeoutSeconds));
-  if (Status s = poll(deadline, &finished); !s.ok())
+  if (Status s = poll(deadline, &finished, true); !s.ok())
     return failWith(s, nullptr);
   if (!finished && !peerFailure.ok()) {
     // A peer process failed: its messages will never come.

@@ -169,6 +169,8 @@ private:
 /// What runPlanOnOneGpu measured.
 struct GpuRunResult {
   std::string kernel;
+  /// Ranks run by this launch (runPlanOnRank: 1, or 0 for a process
+  /// outside the collective).
   int32_t ranks = 0;
   int64_t count = 0;
   unsigned blocks = 0, threads = 0;
@@ -183,8 +185,9 @@ struct GpuRunResult {
   double microseconds = 0;
   bool graph = false;
   /// Bytes per rank of input (count x element size) and the bytes the
-  /// schedule reads and writes in memory over all ranks per run
-  /// (LaunchLayout's traffic model, docs/gpu-runtime.md).
+  /// schedule reads and writes in memory per run over the launch's ranks
+  /// (every rank on one GPU; runPlanOnRank: this rank) (LaunchLayout's
+  /// traffic model, docs/gpu-runtime.md).
   double inputBytes = 0, memoryBytes = 0;
 };
 
@@ -227,7 +230,8 @@ Status runPlanOnRank(const Plan &plan, size_t index,
                      const GpuRunOptions &options, Bootstrap &bootstrap,
                      GpuRunResult *result);
 
-/// The bytes a run of `layout` reads and writes in memory, over all ranks:
+/// The bytes a run of `layout` reads and writes in memory, over the ranks
+/// it launches (every rank of a one-GPU launch):
 /// per instruction its local operands, the slots it writes and reads (a
 /// message is written once and read once), every chunk's slices.
 double memoryTraffic(const LaunchLayout &layout);
