@@ -1,7 +1,8 @@
 //===- ChannelPool.h - channel threads kept across runs ---------*- C++ -*-===//
 //
-// A run of the CPU executor needs a thread per channel that has
-// instructions (channel 0 runs on the caller's thread). Starting them anew
+// A run of the CPU executor runs its channels on up to
+// CommOptions::channelThreads threads (the first is the caller's; Fibers.h
+// for several channels on one thread). Starting them anew
 // for every collective costs more than moving the data of a small one,
 // above all when several ranks share few cores, so every rank keeps its
 // channel threads in a ChannelPool between runs: worker i runs the i-th

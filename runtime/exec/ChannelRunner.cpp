@@ -3,6 +3,7 @@
 
 #include "runtime/exec/Backoff.h"
 #include "runtime/exec/ElementKernels.h"
+#include "runtime/exec/Fibers.h"
 
 #include <cstring>
 #include <exception>
@@ -144,7 +145,11 @@ Status ChannelRunner::idle(Backoff &backoff) {
     if (Status s = state_.transport.checkPeers(); !s.ok())
       return s;
   }
-  backoff.pause();
+  // Channels sharing this thread as fibers run while this one waits.
+  if (yieldFiber(/*progressed=*/backoff.fresh()))
+    backoff.step();
+  else
+    backoff.pause();
   return Status::success();
 }
 

@@ -1,7 +1,8 @@
 //===- ChannelRunner.h - one channel's instruction stream, tile by tile -*- C++
 //-*-===//
 //
-// A thread per channel of a rank runs its instruction stream once per tile
+// Each channel of a rank (on its own thread or as a fiber, Fibers.h) runs
+// its instruction stream once per tile
 // (docs/runtime.md): tile t of every chunk is its elements [t T, (t + 1) T),
 // and an instruction's message in tile t is a header (tile, chunk count,
 // the elements of every chunk's slice) followed by those slices.

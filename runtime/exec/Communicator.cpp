@@ -4,7 +4,10 @@
 #include "collrt/Bootstrap.h"
 #include "collrt/collrt.h"
 
+#include <algorithm>
 #include <cmath>
+#include <sched.h>
+#include <thread>
 
 namespace collrt {
 
@@ -38,7 +41,41 @@ Status checkCommOptions(const CommOptions &options) {
   if (options.slotBytes < 1)
     return Status(ErrorCode::InvalidArgument,
                   "CommOptions::slotBytes must be at least 1");
+  if (options.channelThreads < 0 || options.channelThreads > 1024)
+    return Status(ErrorCode::InvalidArgument,
+                  "CommOptions::channelThreads = " +
+                      std::to_string(options.channelThreads) +
+                      " must be 0 (automatic) or 1 to 1024");
   return Status::success();
+}
+
+/// The cores this process may run on (its affinity mask: taskset, cpusets),
+/// else what the standard library reports, at least 1.
+static int32_t usableCores() {
+  cpu_set_t set;
+  if (::sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0)
+    return CPU_COUNT(&set);
+  unsigned n = std::thread::hardware_concurrency();
+  return n > 0 ? int32_t(n) : 1;
+}
+
+/// CommOptions::channelThreads = 0: the cores shared out among the ranks of
+/// this host, at least one thread each.
+static int32_t resolveChannelThreads(const CommOptions &options,
+                                     const Bootstrap *bootstrap, int32_t rank,
+                                     int32_t worldSize) {
+  if (options.channelThreads > 0)
+    return options.channelThreads;
+  int32_t onHost = worldSize;
+  if (bootstrap) {
+    const std::vector<std::string> &hosts = bootstrap->hosts();
+    if (rank >= 0 && size_t(rank) < hosts.size()) {
+      onHost = 0;
+      for (const std::string &host : hosts)
+        onHost += host == hosts[size_t(rank)];
+    }
+  }
+  return std::max(1, usableCores() / std::max(1, onHost));
 }
 
 TransportCommunicator::TransportCommunicator(
@@ -46,7 +83,10 @@ TransportCommunicator::TransportCommunicator(
     std::shared_ptr<InProcessFabric> fabric,
     std::unique_ptr<Transport> transport, const CommOptions &options)
     : bootstrap_(std::move(bootstrap)), fabric_(std::move(fabric)),
-      transport_(std::move(transport)), options_(options) {}
+      transport_(std::move(transport)), options_(options) {
+  channelThreads_ = resolveChannelThreads(
+      options_, bootstrap_.get(), transport_->rank(), transport_->worldSize());
+}
 
 TransportCommunicator::~TransportCommunicator() {
   if (!finalized_)
@@ -146,6 +186,7 @@ Status TransportCommunicator::run(const Plan &plan, size_t index,
   request.slotBytes = options_.slotBytes;
   request.deadline = deadline;
   request.timeoutSeconds = options_.timeoutSeconds;
+  request.channelThreads = channelThreads_;
   std::lock_guard<std::mutex> lock(runMutex_);
   return runCollective(*transport_, state_, request);
 }

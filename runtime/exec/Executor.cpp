@@ -3,9 +3,12 @@
 
 #include "runtime/exec/ChannelRunner.h"
 #include "runtime/exec/ElementKernels.h"
+#include "runtime/exec/Fibers.h"
 #include "runtime/exec/RunLayout.h"
 
+#include <algorithm>
 #include <cstring>
+#include <functional>
 #include <new>
 
 namespace collrt {
@@ -135,25 +138,34 @@ Status runCollective(Transport &transport, ExecutorState &state,
     return run.failure();
   }
 
-  // A thread per channel that has instructions, from the rank's pool
-  // (started once, kept across runs); channel 0 runs on the caller's.
-  std::vector<uint32_t> others;
-  for (uint32_t c = 1; c < channels.size(); ++c)
+  // The channels that have instructions, dealt round-robin to
+  // request.channelThreads threads: thread 0 is the caller's, the others
+  // come from the rank's pool (started once, kept across runs). A thread
+  // with several channels runs them as fibers (Fibers.h).
+  std::vector<uint32_t> active;
+  for (uint32_t c = 0; c < channels.size(); ++c)
     if (!channels[c].instructions.empty())
-      others.push_back(c);
-  if (Status s = state.pool.reserve(others.size()); !s.ok()) {
+      active.push_back(c);
+  size_t threads = std::max<size_t>(
+      1, std::min<size_t>(active.size(), size_t(request.channelThreads)));
+  std::vector<std::vector<std::function<void()>>> work(threads);
+  for (size_t i = 0; i < active.size(); ++i) {
+    uint32_t c = active[i];
+    work[i % threads].push_back(
+        [&run, &state, c] { ChannelRunner(run, c, state.staging[c]).run(); });
+  }
+  while (state.stacks.size() < threads)
+    state.stacks.emplace_back();
+  auto runThread = [&run, &state, &work, &rank](size_t t) {
+    if (Status s = runFibers(work[t], state.stacks[t]); !s.ok())
+      run.fail(Status(s.code(), rank + ": " + s.message()));
+  };
+  if (Status s = state.pool.reserve(threads - 1); !s.ok()) {
     run.fail(Status(s.code(), rank + ": " + s.message()));
   } else {
     state.pool.run(
-        others.size(),
-        [&run, &state, &others](size_t i) {
-          uint32_t c = others[i];
-          ChannelRunner(run, c, state.staging[c]).run();
-        },
-        [&run, &state, &channels] {
-          if (!channels.empty() && !channels[0].instructions.empty())
-            ChannelRunner(run, 0, state.staging[0]).run();
-        });
+        threads - 1, [&runThread](size_t i) { runThread(i + 1); },
+        [&runThread] { runThread(0); });
   }
   // Messages left in this rank's buffers for single copy (Transport.h's
   // trySendParts) must be read before the buffers go back to the caller.

@@ -4,9 +4,10 @@
 // Runs one plan entry for one world rank over a Transport: finds the rank's
 // group, cuts its buffers into chunks and tiles for the count, connects the
 // transport when the collective's connections differ from the last ones,
-// runs a thread per channel (ChannelRunner; the threads are the rank's
-// ChannelPool, kept across runs) and, for avg, divides the
-// reduced outputs by the group size at the end. The watchdog (Watchdog.h)
+// runs the channels (ChannelRunner) on up to RunRequest::channelThreads
+// threads, several channels of one thread as fibers (the threads are the
+// caller's and the rank's ChannelPool, kept across runs) and, for avg, divides
+// the reduced outputs by the group size at the end. The watchdog (Watchdog.h)
 // turns a deadline that passes into a Timeout whose message says what every
 // channel was waiting for.
 //
@@ -18,6 +19,7 @@
 #include "collrt/Status.h"
 #include "collrt/Transport.h"
 #include "runtime/exec/ChannelPool.h"
+#include "runtime/exec/Fibers.h"
 
 #include <cstdint>
 #include <vector>
@@ -36,11 +38,13 @@ struct ExecutorState {
   std::vector<uint64_t> input;
   std::vector<uint64_t> scratch;
   std::vector<std::vector<uint64_t>> staging;
-  /// The channel threads (channel 0 runs on the caller's): worker i runs
-  /// the i-th channel after channel 0 that has instructions. Joined when a
+  /// The channel threads after the caller's: worker i runs the channels
+  /// of thread i + 1 (RunRequest::channelThreads). Joined when a
   /// run fails and when the state is destroyed (the communicator also
   /// shuts it down at finalize and abort).
   ChannelPool pool;
+  /// Fiber stacks of each channel thread (index: thread), kept too.
+  std::vector<FiberStacks> stacks;
 };
 
 struct RunRequest {
@@ -54,6 +58,10 @@ struct RunRequest {
   /// When the run started (the watchdog's clock) and how long it may take.
   Deadline deadline = Deadline::after(60);
   double timeoutSeconds = 60;
+  /// Threads that run the rank's channels (CommOptions::channelThreads,
+  /// resolved): the caller's and channelThreads - 1 of the pool's; each
+  /// runs its share of the channels as fibers. At least 1.
+  int32_t channelThreads = 1;
 };
 
 /// Runs `request` as world rank transport.rank(). Collective over the

@@ -19,7 +19,8 @@
 namespace collrt {
 namespace exec {
 
-/// InvalidArgument unless 0 < timeoutSeconds <= 1e9 and slotBytes >= 1.
+/// InvalidArgument unless 0 < timeoutSeconds <= 1e9, slotBytes >= 1 and
+/// 0 <= channelThreads <= 1024.
 Status checkCommOptions(const CommOptions &options);
 
 class TransportCommunicator final : public Communicator {
@@ -36,6 +37,7 @@ public:
   int32_t worldSize() const override;
   const char *transportName() const override;
   std::string describeTransport() const override;
+  int32_t channelThreads() const override { return channelThreads_; }
   Status run(const Plan &plan, size_t index, const void *sendbuf, void *recvbuf,
              int64_t count, DataType dtype, ReduceOp op) override;
   void abort(const std::string &reason) override;
@@ -47,6 +49,7 @@ private:
   std::shared_ptr<InProcessFabric> fabric_;
   std::unique_ptr<Transport> transport_;
   CommOptions options_;
+  int32_t channelThreads_ = 1;
   /// Held by run() for its whole length: abort() joins the channel threads
   /// only when no run is using them (a run that the abort stops joins them
   /// itself, as every failed run does).

@@ -171,6 +171,9 @@ and prints a row per size as nccl-tests does (docs/collc-run.md).
                         its world rank)
   --slot-bytes N        the largest message a connection slot holds; chunks
                         are cut into tiles that fit (default 1MiB)
+  --channel-threads N   cpu: threads that run a rank's channels, several
+                        channels of one thread as fibers (default 0: the
+                        cores shared out among the ranks of the host)
   --backend cpu|cuda    cpu: libcollrt's CPU executor (default); cuda: the
                         kernels of --kernels with the N ranks of --ranks N on
                         one GPU (each rank its own buffers, every rank's
@@ -282,6 +285,15 @@ bool parseOptions(int argc, char **argv, Options *o, std::string *error) {
         return false;
       }
       o->slotBytes = static_cast<size_t>(bytes);
+    } else if (name == "--channel-threads") {
+      if (!value(i, name, &v))
+        return false;
+      if (!parseInteger(v, 0, 1024, &n)) {
+        *error = "--channel-threads '" + v +
+                 "' must be a whole number from 0 (automatic) to 1024";
+        return false;
+      }
+      o->channelThreads = static_cast<int32_t>(n);
     } else if (name == "--backend") {
       if (!value(i, name, &v))
         return false;
@@ -312,6 +324,12 @@ bool parseOptions(int argc, char **argv, Options *o, std::string *error) {
   if (o->planPath.empty()) {
     *error = "no plan given: collc-run PLAN.plan.json [options] (write one "
              "with collc --emit=plan -o PLAN.plan.json)";
+    return false;
+  }
+  if (o->backend == "cuda" && o->channelThreads != 0) {
+    *error = "--channel-threads applies to --backend cpu (the threads that "
+             "run the CPU executor's channels); --backend cuda runs every "
+             "channel as a thread block";
     return false;
   }
   if (o->backend == "cuda") {

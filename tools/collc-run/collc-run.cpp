@@ -176,6 +176,7 @@ int runThreads(const Options &o, const collrt::Plan &plan,
   collrt::CommOptions comm;
   comm.timeoutSeconds = o.timeoutSeconds;
   comm.slotBytes = o.slotBytes;
+  comm.channelThreads = o.channelThreads;
   std::vector<std::unique_ptr<collrt::Communicator>> comms;
   Status s = collrt::Communicator::createInProcessGroup(o.ranks, comm, &comms);
   if (!s.ok())
@@ -183,7 +184,8 @@ int runThreads(const Options &o, const collrt::Plan &plan,
   printHeader(o, plan, collective,
               std::to_string(o.ranks) +
                   " ranks as threads of one process, transport " +
-                  comms[0]->transportName());
+                  comms[0]->transportName() + ", channel threads " +
+                  std::to_string(comms[0]->channelThreads()) + " per rank");
   // A rank waits for the others' reports at most as long as all its runs
   // could take under the watchdog.
   // (At most 30 days, which the clock's duration holds.)
@@ -337,6 +339,7 @@ int runProcess(const Options &o, const collrt::Plan &plan,
   comm.topologyFile = o.topologyFile;
   comm.timeoutSeconds = o.timeoutSeconds;
   comm.slotBytes = o.slotBytes;
+  comm.channelThreads = o.channelThreads;
   std::unique_ptr<collrt::Communicator> communicator;
   s = collrt::Communicator::createFromEnvironment(comm, &communicator);
   if (!s.ok())
@@ -344,8 +347,9 @@ int runProcess(const Options &o, const collrt::Plan &plan,
                 "rank " + std::to_string(launch.rank) + ": " + s.toString());
   // Every rank says what its transport uses (for ib: which NIC and why),
   // on its own stderr.
-  std::fprintf(stderr, "collc-run: rank %d transport: %s\n",
-               communicator->rank(), communicator->describeTransport().c_str());
+  std::fprintf(stderr, "collc-run: rank %d transport: %s; channel threads %d\n",
+               communicator->rank(), communicator->describeTransport().c_str(),
+               communicator->channelThreads());
   std::unique_ptr<ReportExchange> exchange;
   s = createCommunicatorExchange(*communicator, &exchange);
   if (!s.ok())
@@ -354,7 +358,9 @@ int runProcess(const Options &o, const collrt::Plan &plan,
     printHeader(o, plan, collective,
                 std::to_string(communicator->worldSize()) +
                     " ranks as processes, transport " +
-                    communicator->transportName());
+                    communicator->transportName() + ", channel threads " +
+                    std::to_string(communicator->channelThreads()) +
+                    " on rank 0");
   s = runRank(setup, *communicator, *exchange);
   if (s.ok() || s.code() == collrt::ErrorCode::CheckFailed) {
     // Every run finished. The closing barrier: no process leaves while a

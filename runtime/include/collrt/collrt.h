@@ -61,6 +61,13 @@ struct CommOptions {
   /// The largest message a connection slot holds; the executor cuts the
   /// schedule's chunks into tiles that fit (docs/runtime.md).
   size_t slotBytes = 1 << 20;
+  /// Threads that run a rank's channels; a thread with several channels
+  /// switches between them when one waits (docs/runtime.md, "Threads and
+  /// fibers"). 0 = the cores this process may use divided by the ranks of
+  /// the world on this host (the in-process group: all of them), at least
+  /// 1; Communicator::channelThreads() says what it came to. A run never
+  /// uses more threads than it has channels with instructions.
+  int32_t channelThreads = 0;
 };
 
 /// Elements of the output buffer of `collective` for `count` input elements
@@ -94,6 +101,9 @@ public:
   /// device, port, NUMA node and why that NIC); the transport's name where
   /// it has nothing more to say.
   virtual std::string describeTransport() const { return transportName(); }
+  /// The threads that run this rank's channels (CommOptions::channelThreads
+  /// with 0 resolved).
+  virtual int32_t channelThreads() const = 0;
 
   /// Runs collective `index` of `plan` on this rank's buffers: `sendbuf`
   /// holds `count` elements (the input buffer; for all_to_all_v the plan's

@@ -128,9 +128,12 @@ TEST(ChannelPoolTest, TheCallerWaitsForTheSlowestTask) {
 }
 
 /// Runs collective 0 of `plan` on in-process ranks through runCollective,
-/// each rank with its own ExecutorState, `runs` times.
+/// each rank with its own ExecutorState and `channelThreads` threads for
+/// its channels (by default one per channel, at most 64).
 struct World {
-  explicit World(int32_t n) : fabric(createInProcessFabric(n)), states(n) {
+  explicit World(int32_t n, int32_t channelThreads = 64)
+      : fabric(createInProcessFabric(n)), states(n),
+        channelThreads(channelThreads) {
     for (int32_t r = 0; r < n; ++r)
       transports.push_back(createInProcessTransport(fabric, r));
   }
@@ -147,6 +150,7 @@ struct World {
         request.count = count;
         request.deadline = Deadline::after(timeout);
         request.timeoutSeconds = timeout;
+        request.channelThreads = channelThreads;
         statuses[r] = exec::runCollective(*transports[r], states[r], request);
       });
     for (auto &t : threads)
@@ -156,6 +160,7 @@ struct World {
   std::shared_ptr<InProcessFabric> fabric;
   std::vector<std::unique_ptr<Transport>> transports;
   std::vector<exec::ExecutorState> states;
+  int32_t channelThreads;
 };
 
 TEST(ChannelPoolTest, RunsOfAMultiChannelScheduleReuseTheThreads) {
@@ -238,10 +243,13 @@ TEST(ChannelPoolTest, ARunThatTimesOutJoinsItsThreads) {
 TEST(ChannelPoolTest, AbortAndDestructionLeaveNoThreadBehind) {
   size_t before = processThreads();
   Plan plan = makePlan(ringAllReduce(3, 1, 4), DataType::F32, ReduceOp::Sum);
+  CommOptions threadPerChannel;
+  threadPerChannel.channelThreads = 4;
   {
     std::vector<std::unique_ptr<Communicator>> comms;
     ASSERT_TRUE(
-        Communicator::createInProcessGroup(3, CommOptions(), &comms).ok());
+        Communicator::createInProcessGroup(3, threadPerChannel, &comms).ok());
+    EXPECT_EQ(comms[0]->channelThreads(), 4);
     for (int round = 0; round < 3; ++round) {
       WorldBuffers buffers = makeBuffers(plan, 48);
       for (const Status &s : runWorld(comms, plan, 48, buffers))
@@ -275,7 +283,7 @@ TEST(ChannelPoolTest, AbortAndDestructionLeaveNoThreadBehind) {
     // Destroyed after good runs (finalize, then the state): none left.
     std::vector<std::unique_ptr<Communicator>> comms;
     ASSERT_TRUE(
-        Communicator::createInProcessGroup(3, CommOptions(), &comms).ok());
+        Communicator::createInProcessGroup(3, threadPerChannel, &comms).ok());
     WorldBuffers buffers = makeBuffers(plan, 48);
     for (const Status &s : runWorld(comms, plan, 48, buffers))
       ASSERT_TRUE(s.ok()) << s.toString();

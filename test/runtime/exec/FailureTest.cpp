@@ -13,6 +13,10 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <sched.h>
+
+#include <algorithm>
+
 #include <chrono>
 #include <thread>
 
@@ -324,6 +328,24 @@ TEST(CommunicatorTest, OptionsAreChecked) {
   EXPECT_THAT(s.message(), HasSubstr("timeoutSeconds"));
   s = Communicator::createInProcessGroup(0, CommOptions(), &comms);
   EXPECT_EQ(s.code(), ErrorCode::InvalidArgument);
+  for (int32_t threads : {-1, 1025}) {
+    CommOptions bad;
+    bad.channelThreads = threads;
+    s = Communicator::createInProcessGroup(2, bad, &comms);
+    EXPECT_EQ(s.code(), ErrorCode::InvalidArgument);
+    EXPECT_THAT(s.message(), HasSubstr("CommOptions::channelThreads = " +
+                                       std::to_string(threads)));
+  }
+  // Automatic: the cores shared out among the group's ranks, at least 1.
+  ASSERT_TRUE(
+      Communicator::createInProcessGroup(64, CommOptions(), &comms).ok());
+  cpu_set_t cores;
+  ASSERT_EQ(::sched_getaffinity(0, sizeof cores, &cores), 0);
+  EXPECT_EQ(comms[0]->channelThreads(), std::max(1, CPU_COUNT(&cores) / 64));
+  CommOptions five;
+  five.channelThreads = 5;
+  ASSERT_TRUE(Communicator::createInProcessGroup(2, five, &comms).ok());
+  EXPECT_EQ(comms[1]->channelThreads(), 5);
   ASSERT_TRUE(
       Communicator::createInProcessGroup(3, CommOptions(), &comms).ok());
   ASSERT_EQ(comms.size(), 3u);
