@@ -133,6 +133,10 @@ Loaded load() {
        "cuIpcOpenMemHandle_v2");
   need(find(library, &d.cuIpcCloseMemHandle, "cuIpcCloseMemHandle"),
        "cuIpcCloseMemHandle");
+  need(find(library, &d.cuDeviceCanAccessPeer, "cuDeviceCanAccessPeer"),
+       "cuDeviceCanAccessPeer");
+  need(find(library, &d.cuCtxEnablePeerAccess, "cuCtxEnablePeerAccess"),
+       "cuCtxEnablePeerAccess");
   if (!missing.empty()) {
     l.status = Status(ErrorCode::Unsupported,
                       "the CUDA driver (libcuda.so.1) lacks " + missing +
@@ -200,6 +204,46 @@ Status loadCudaDriver(int ordinal, const CudaDriver **driver,
   *driver = &d;
   if (context)
     *context = ctx;
+  return Status::success();
+}
+
+Status enablePeerAccess(int ordinal, int peer, const std::string &what) {
+  const CudaDriver *d = nullptr;
+  cu::Context peerContext = nullptr, context = nullptr;
+  if (Status s = loadCudaDriver(peer, &d, &peerContext); !s.ok())
+    return s;
+  if (Status s = loadCudaDriver(ordinal, &d, &context); !s.ok())
+    return s;
+  if (ordinal == peer)
+    return Status::success();
+  std::string devices = "CUDA device " + std::to_string(ordinal) +
+                        " and CUDA device " + std::to_string(peer);
+  cu::Device device = 0, other = 0;
+  if (cu::Result r = d->cuDeviceGet(&device, ordinal); r != cu::kSuccess)
+    return d->fail(what + ": " + devices, "cuDeviceGet", r);
+  if (cu::Result r = d->cuDeviceGet(&other, peer); r != cu::kSuccess)
+    return d->fail(what + ": " + devices, "cuDeviceGet", r);
+  int can = 0;
+  if (cu::Result r = d->cuDeviceCanAccessPeer(&can, device, other);
+      r != cu::kSuccess)
+    return d->fail(what + ": " + devices, "cuDeviceCanAccessPeer", r);
+  if (!can)
+    return Status(ErrorCode::Unsupported,
+                  what + ": CUDA device " + std::to_string(ordinal) +
+                      " cannot access the memory of CUDA device " +
+                      std::to_string(peer) +
+                      " (cuDeviceCanAccessPeer says no: no NVLink or PCIe "
+                      "peer path between them); the ranks exchange messages "
+                      "through each other's memory, so this topology would "
+                      "need another path (staging through host memory, not "
+                      "built): put these ranks on devices that reach each "
+                      "other, or run one process per GPU");
+  if (cu::Result r = d->cuCtxEnablePeerAccess(peerContext, 0);
+      r != cu::kSuccess && r != cu::kPeerAccessAlreadyEnabled)
+    return d->fail(what + ": enabling the access of CUDA device " +
+                       std::to_string(ordinal) + " to CUDA device " +
+                       std::to_string(peer) + "'s memory",
+                   "cuCtxEnablePeerAccess", r, ErrorCode::Unsupported);
   return Status::success();
 }
 

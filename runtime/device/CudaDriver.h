@@ -53,6 +53,8 @@ struct IpcMemHandle {
   char reserved[64];
 };
 constexpr unsigned kIpcMemLazyEnablePeerAccess = 0x1;
+/// CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED: cuCtxEnablePeerAccess again.
+constexpr Result kPeerAccessAlreadyEnabled = 704;
 
 } // namespace cu
 
@@ -116,6 +118,9 @@ struct CudaDriver {
   cu::Result (*cuIpcOpenMemHandle)(cu::DevicePtr *, cu::IpcMemHandle,
                                    unsigned) = nullptr;
   cu::Result (*cuIpcCloseMemHandle)(cu::DevicePtr) = nullptr;
+  // Peer access (several GPUs in one process, docs/gpu-runtime.md).
+  cu::Result (*cuDeviceCanAccessPeer)(int *, cu::Device, cu::Device) = nullptr;
+  cu::Result (*cuCtxEnablePeerAccess)(cu::Context, unsigned) = nullptr;
 
   /// "cuMemAlloc failed: CUDA_ERROR_OUT_OF_MEMORY (out of memory)".
   std::string error(const char *call, cu::Result result) const;
@@ -131,6 +136,14 @@ struct CudaDriver {
 ///   "unsupported: no CUDA device: cuDeviceGetCount returned 0"
 Status loadCudaDriver(int ordinal, const CudaDriver **driver,
                       cu::Context *context = nullptr);
+
+/// Lets kernels of device `ordinal`'s primary context read and write
+/// memory of device `peer`'s (cuDeviceCanAccessPeer, then
+/// cuCtxEnablePeerAccess with `ordinal`'s context current; access already
+/// enabled is fine); `ordinal`'s context is current afterwards. The same
+/// device: nothing to do. Unsupported, naming both devices and `what` (the
+/// ranks that need it), where the devices cannot access each other.
+Status enablePeerAccess(int ordinal, int peer, const std::string &what);
 
 /// The number of CUDA devices (loading the driver as above; Unsupported
 /// with the reason where there is none).

@@ -34,6 +34,8 @@ using collc::sched::Opcode;
 //===----------------------------------------------------------------------===//
 
 CudaModule::~CudaModule() {
+  if (module_ && context_)
+    driver_->cuCtxSetCurrent(context_);
   if (module_)
     driver_->cuModuleUnload(module_);
 }
@@ -41,10 +43,12 @@ CudaModule::~CudaModule() {
 Status CudaModule::loadImage(const std::string &image, const std::string &name,
                              int device, std::unique_ptr<CudaModule> *out) {
   const CudaDriver *d = nullptr;
-  if (Status s = loadCudaDriver(device, &d); !s.ok())
+  cu::Context context = nullptr;
+  if (Status s = loadCudaDriver(device, &d, &context); !s.ok())
     return s;
   std::unique_ptr<CudaModule> m(new CudaModule);
   m->driver_ = d;
+  m->context_ = context;
   m->name_ = name;
   // PTX must be NUL-terminated; a copy with one more byte serves all.
   std::string data = image;
@@ -177,6 +181,8 @@ std::string seconds(double value) {
 CudaCollective::~CudaCollective() {
   if (!d_)
     return;
+  if (context_)
+    d_->cuCtxSetCurrent(context_);
   if (graphExec_)
     d_->cuGraphExecDestroy(graphExec_);
   if (graph_)
@@ -206,7 +212,7 @@ Status CudaCollective::create(const PlanCollective &collective, size_t index,
                               std::unique_ptr<CudaCollective> *out) {
   std::unique_ptr<CudaCollective> c(new CudaCollective);
   const CudaDriver *d = nullptr;
-  if (Status s = loadCudaDriver(options.device, &d); !s.ok())
+  if (Status s = loadCudaDriver(options.device, &d, &c->context_); !s.ok())
     return s;
   c->options_ = options;
   if (Status s =
@@ -214,15 +220,7 @@ Status CudaCollective::create(const PlanCollective &collective, size_t index,
       !s.ok())
     return s;
   const LaunchLayout &l = c->layout_;
-  std::string what =
-      l.name() + " on " +
-      (l.launchesEveryRank() ? std::to_string(l.nranks()) + " ranks"
-       : l.launched().size() == 1
-           ? "rank " + std::to_string(l.launched()[0]) + " of " +
-                 std::to_string(l.nranks())
-           : std::to_string(l.launched().size()) + " of " +
-                 std::to_string(l.nranks()) + " ranks") +
-      " of CUDA device " + std::to_string(options.device);
+  std::string what = l.name() + " on " + c->launchName();
   if (Status s = module.function(kernel, &c->kernel_); !s.ok())
     return s;
   c->kernelName_ = kernel;
@@ -253,6 +251,7 @@ Status CudaCollective::create(const PlanCollective &collective, size_t index,
       r != cu::kSuccess)
     return d->fail(what, "cuOccupancyMaxActiveBlocksPerMultiprocessor", r);
   uint64_t resident = uint64_t(perSm) * uint64_t(sms);
+  c->resident_ = resident;
   c->residency_ = std::to_string(sms) + " SMs x " + std::to_string(perSm) +
                   (perSm == 1 ? " block" : " blocks") + " of " +
                   std::to_string(threads) + " threads (" +
@@ -319,6 +318,36 @@ Status CudaCollective::create(const PlanCollective &collective, size_t index,
   return Status::success();
 }
 
+std::string CudaCollective::launchName() const {
+  const LaunchLayout &l = layout_;
+  std::string ranks;
+  if (l.launchesEveryRank()) {
+    ranks = std::to_string(l.nranks()) + " ranks";
+  } else {
+    ranks = l.launched().size() == 1 ? "rank " : "ranks ";
+    for (size_t i = 0; i < l.launched().size(); ++i)
+      ranks += (i ? ", " : "") + std::to_string(l.launched()[i]);
+    ranks += " of " + std::to_string(l.nranks());
+  }
+  return ranks + " on CUDA device " + std::to_string(options_.device);
+}
+
+Status CudaCollective::makeCurrent() const {
+  if (cu::Result r = d_->cuCtxSetCurrent(context_); r != cu::kSuccess)
+    return d_->fail(layout_.name() + " on " + launchName(), "cuCtxSetCurrent",
+                    r);
+  return Status::success();
+}
+
+void CudaCollective::abort() {
+  if (abortHost_)
+    *abortHost_ = wait::HostAbort;
+}
+
+bool CudaCollective::aborted() const {
+  return abortHost_ && *abortHost_ != wait::NoAbort;
+}
+
 namespace {
 std::string hostName() {
   char name[256] = {};
@@ -328,17 +357,8 @@ std::string hostName() {
 }
 } // namespace
 
-Status CudaCollective::exportArenas(std::vector<ArenaEntry> *entries) const {
-  entries->clear();
-  if (failed_)
-    return failure_;
-  cu::IpcMemHandle handle;
-  std::memset(&handle, 0, sizeof handle);
-  if (cu::Result r = d_->cuIpcGetMemHandle(&handle, arena_); r != cu::kSuccess)
-    return d_->fail(layout_.name() + ": exporting the arena of rank " +
-                        std::to_string(layout_.launched()[0]) +
-                        " for its peers' processes (CUDA IPC)",
-                    "cuIpcGetMemHandle", r);
+std::vector<ArenaEntry> CudaCollective::localEntries() const {
+  std::vector<ArenaEntry> entries;
   std::string host = hostName();
   for (int32_t r : layout_.launched()) {
     ArenaEntry e;
@@ -350,9 +370,28 @@ Status CudaCollective::exportArenas(std::vector<ArenaEntry> *entries) const {
     e.device = options_.device;
     e.address = arenas_[size_t(r)];
     e.offset = layout_.arenaOffset(r);
+    entries.push_back(e);
+  }
+  return entries;
+}
+
+Status CudaCollective::exportArenas(std::vector<ArenaEntry> *entries) const {
+  entries->clear();
+  if (failed_)
+    return failure_;
+  if (Status s = makeCurrent(); !s.ok())
+    return s;
+  cu::IpcMemHandle handle;
+  std::memset(&handle, 0, sizeof handle);
+  if (cu::Result r = d_->cuIpcGetMemHandle(&handle, arena_); r != cu::kSuccess)
+    return d_->fail(layout_.name() + ": exporting the arena of rank " +
+                        std::to_string(layout_.launched()[0]) +
+                        " for its peers' processes (CUDA IPC)",
+                    "cuIpcGetMemHandle", r);
+  *entries = localEntries();
+  for (ArenaEntry &e : *entries) {
     static_assert(sizeof e.handle == sizeof handle, "CUipcMemHandle");
     std::memcpy(e.handle, &handle, sizeof handle);
-    entries->push_back(e);
   }
   return Status::success();
 }
@@ -368,6 +407,8 @@ Status CudaCollective::connect(const std::vector<ArenaEntry> &table) {
                   l.name() + ": connect called twice");
   if (Status s = l.checkPeerTable(table); !s.ok())
     return failWith(s, nullptr);
+  if (Status s = makeCurrent(); !s.ok())
+    return s;
   std::string host = hostName();
   int64_t self = int64_t(getpid());
   std::vector<uint64_t> arenas = l.localArenas(arena_);
@@ -394,14 +435,17 @@ Status CudaCollective::connect(const std::vector<ArenaEntry> &table) {
             nullptr);
       if (e.process == self) {
         // The same process: the pointer itself (a launch of another
-        // CudaCollective on the same device).
+        // CudaCollective, on this device or, with peer access, another).
         if (e.device != options_.device)
-          return failWith(
-              Status(ErrorCode::Unsupported,
-                     head + "ranks of one process on different GPUs need "
-                            "peer access (cuCtxEnablePeerAccess), which is "
-                            "not built: run one process per GPU"),
-              nullptr);
+          if (Status s = enablePeerAccess(
+                  options_.device, e.device,
+                  l.name() + ": rank " + std::to_string(r) +
+                      " on CUDA device " + std::to_string(options_.device) +
+                      " and its peer " + std::to_string(p) +
+                      " on CUDA device " + std::to_string(e.device) +
+                      " (ranks of this process that exchange messages)");
+              !s.ok())
+            return failWith(s, nullptr);
         arenas[size_t(p)] = e.address;
         continue;
       }
@@ -459,6 +503,8 @@ Status CudaCollective::setBuffers(const std::vector<cu::DevicePtr> &inputs,
                       std::to_string(l.nranks()) +
                       " ranks, and its connections point into the peers' "
                       "arenas");
+  if (Status s = makeCurrent(); !s.ok())
+    return s;
   std::vector<uint64_t> in(inputs.begin(), inputs.end()),
       out(outputs.begin(), outputs.end());
   if (haveBuffers_) {
@@ -482,6 +528,11 @@ Status CudaCollective::setBuffers(const std::vector<cu::DevicePtr> &inputs,
         return d_->fail(l.name(), "cuMemcpyHtoD", r);
     }
   }
+  // The copies have landed before any kernel (of this launch, on another
+  // stream, or of a linked launch on another device) can read or write
+  // these words: a copy from pageable memory may return before its DMA.
+  if (cu::Result r = d_->cuStreamSynchronize(nullptr); r != cu::kSuccess)
+    return d_->fail(l.name(), "cuStreamSynchronize", r);
   inputs_ = inputs;
   outputs_ = outputs;
   haveBuffers_ = true;
@@ -503,6 +554,8 @@ Status CudaCollective::enqueue(cu::Stream stream) {
   if (!haveBuffers_)
     return Status(ErrorCode::InvalidArgument,
                   l.name() + ": enqueue before setBuffers");
+  if (Status s = makeCurrent(); !s.ok())
+    return s;
   for (int32_t r : l.launched())
     if (l.copiesInput(r) && l.inputElements(r) > 0)
       if (cu::Result res = d_->cuMemcpyDtoDAsync(
@@ -547,6 +600,8 @@ Status CudaCollective::enqueue(cu::Stream stream) {
 Status CudaCollective::enqueueGraph(cu::Stream stream) {
   if (failed_)
     return failure_;
+  if (Status st = makeCurrent(); !st.ok())
+    return st;
   if (!graphExec_) {
     if (cu::Result r =
             d_->cuStreamBeginCapture(stream, cu::kStreamCaptureModeRelaxed);
@@ -573,6 +628,8 @@ Status CudaCollective::enqueueGraph(cu::Stream stream) {
 
 Status CudaCollective::snapshot(LaunchSnapshot *s) const {
   const LaunchLayout &l = layout_;
+  if (Status st = makeCurrent(); !st.ok())
+    return st;
   std::vector<std::vector<uint64_t>> copies(size_t(l.nranks()));
   std::vector<const char *> controls(size_t(l.nranks()), nullptr);
   for (int32_t rank : l.launched()) {
@@ -611,13 +668,9 @@ Status CudaCollective::wait(cu::Stream stream) {
   if (failed_)
     return failure_;
   std::string what =
-      l.name() + " on " +
-      (l.launchesEveryRank()
-           ? std::to_string(l.nranks()) + " ranks"
-           : "rank " + std::to_string(l.launched()[0]) + " of " +
-                 std::to_string(l.nranks()) + " (one process per rank)") +
-      " of CUDA device " + std::to_string(options_.device) + " (kernel '" +
-      kernelName_ + "')";
+      l.name() + " on " + launchName() + " (kernel '" + kernelName_ + "')";
+  if (Status st = makeCurrent(); !st.ok())
+    return failWith(st, nullptr);
   if (cu::Result r = d_->cuEventRecord(done_, stream); r != cu::kSuccess)
     return failWith(d_->fail(what, "cuEventRecord", r), nullptr);
   using Clock = std::chrono::steady_clock;
@@ -808,32 +861,47 @@ double memoryTraffic(const LaunchLayout &layout) {
 
 namespace {
 
+/// Device buffers by rank (each on its launch's device) and a stream and
+/// timing events per launch.
 struct DeviceBuffers {
   const CudaDriver *d = nullptr;
+  std::vector<CudaCollective *> launches;
+  /// By rank: the launch whose device holds its buffers (null: none).
+  std::vector<CudaCollective *> owner;
   std::vector<cu::DevicePtr> inputs, outputs;
-  cu::Stream stream = nullptr;
-  cu::Event start = nullptr, stop = nullptr;
+  /// By launch.
+  std::vector<cu::Stream> streams;
+  std::vector<cu::Event> start, stop;
   ~DeviceBuffers() {
-    for (cu::DevicePtr p : inputs)
-      if (p)
-        d->cuMemFree(p);
-    for (cu::DevicePtr p : outputs)
-      if (p)
-        d->cuMemFree(p);
-    if (start)
-      d->cuEventDestroy(start);
-    if (stop)
-      d->cuEventDestroy(stop);
-    if (stream)
-      d->cuStreamDestroy(stream);
+    for (size_t r = 0; r < owner.size(); ++r) {
+      if (!owner[r])
+        continue;
+      (void)owner[r]->makeCurrent();
+      if (inputs[r])
+        d->cuMemFree(inputs[r]);
+      if (outputs[r])
+        d->cuMemFree(outputs[r]);
+    }
+    for (size_t g = 0; g < launches.size(); ++g) {
+      (void)launches[g]->makeCurrent();
+      if (g < start.size() && start[g])
+        d->cuEventDestroy(start[g]);
+      if (g < stop.size() && stop[g])
+        d->cuEventDestroy(stop[g]);
+      if (g < streams.size() && streams[g])
+        d->cuStreamDestroy(streams[g]);
+    }
   }
 };
 
-Status checkOutputs(const CudaDriver &d, const LaunchLayout &l,
+Status checkOutputs(const CudaDriver &d, const CudaCollective &c,
                     const check::TestData &data, int64_t count,
                     const DeviceBuffers &b, const char *when,
                     GpuRunResult *result) {
+  const LaunchLayout &l = c.layout();
   size_t e = l.elementSize();
+  if (Status s = c.makeCurrent(); !s.ok())
+    return s;
   for (int32_t r : l.launched()) {
     int64_t in = l.inputElements(r), out = l.outputElements(r);
     std::vector<uint64_t> input(size_t(in) * e / 8 + 1),
@@ -857,6 +925,31 @@ Status checkOutputs(const CudaDriver &d, const LaunchLayout &l,
         result->examples.push_back(std::string(when) + ": " + error.describe());
   }
   return Status::success();
+}
+
+/// waitAndCheck of every launch, none skipped (a failed launch's linked
+/// peers are stopped by their peer checks and must be waited for too):
+/// the first failure that is not a linked launch's PeerFailure (the cause),
+/// with the other launches' reports after it.
+Status waitAll(const DeviceBuffers &b) {
+  std::vector<Status> failures;
+  for (size_t g = 0; g < b.launches.size(); ++g)
+    if (Status s = b.launches[g]->waitAndCheck(b.streams[g]); !s.ok())
+      failures.push_back(s);
+  if (failures.empty())
+    return Status::success();
+  size_t cause = 0;
+  for (size_t i = 0; i < failures.size(); ++i)
+    if (failures[i].code() != ErrorCode::PeerFailure) {
+      cause = i;
+      break;
+    }
+  std::string message = failures[cause].message();
+  for (size_t i = 0; i < failures.size(); ++i)
+    if (i != cause)
+      message +=
+          "\nand another launch of this collective: " + failures[i].message();
+  return Status(failures[cause].code(), message);
 }
 
 Status checkRunOptions(const Plan &plan, size_t index,
@@ -888,64 +981,91 @@ Status loadKernel(size_t index, const std::string &kernelFile,
   return Status::success();
 }
 
-/// What runPlanOnOneGpu and runPlanOnRank share: device buffers for the
-/// launched ranks (inputs from TestData, outputs poisoned), setBuffers,
-/// `ready` (the per-rank path: every process's arenas written), one checked
-/// run, then timed runs and the outputs checked again.
-Status runLaunch(const PlanCollective &collective, CudaCollective &c,
-                 const CudaDriver &d, const std::string &kernel,
-                 const GpuRunOptions &options,
-                 const std::function<Status()> &ready, GpuRunResult *result) {
-  const LaunchLayout &l = c.layout();
-  size_t e = l.elementSize();
+/// What runPlanOnOneGpu, runPlanOnDevices and runPlanOnRank share: device
+/// buffers for the launches' ranks (each on its launch's device; inputs
+/// from TestData, outputs poisoned), setBuffers of every launch, `ready`
+/// (the per-rank path: every process's arenas written), one checked run
+/// (every launch enqueued on its own stream before any is waited for),
+/// then timed runs and the outputs checked again.
+Status runLaunches(const PlanCollective &collective,
+                   const std::vector<CudaCollective *> &launches,
+                   const CudaDriver &d, const std::string &kernel,
+                   const GpuRunOptions &options,
+                   const std::function<Status()> &ready, GpuRunResult *result) {
+  const LaunchLayout &first = launches[0]->layout();
+  size_t e = first.elementSize();
   result->kernel = kernel;
-  result->ranks = int32_t(l.launched().size());
+  result->ranks = 0;
+  result->blocks = 0;
+  result->memoryBytes = 0;
+  for (CudaCollective *c : launches) {
+    result->ranks += int32_t(c->layout().launched().size());
+    result->blocks += c->gridBlocks();
+    result->memoryBytes += memoryTraffic(c->layout());
+  }
+  result->launches = int32_t(launches.size());
   result->count = options.count;
-  result->blocks = c.gridBlocks();
-  result->threads = c.blockThreads();
-  result->tiles = l.tiles();
-  result->tileElements = l.tileElements();
-  result->ll = l.llBytes() && uint64_t(l.largestSlice()) * e <= l.llBytes();
+  result->threads = launches[0]->blockThreads();
+  result->tiles = first.tiles();
+  result->tileElements = first.tileElements();
+  result->ll =
+      first.llBytes() && uint64_t(first.largestSlice()) * e <= first.llBytes();
   result->inputBytes = double(options.count) * double(e);
-  result->memoryBytes = memoryTraffic(l);
 
   DeviceBuffers b;
   b.d = &d;
-  b.inputs.assign(size_t(l.nranks()), 0);
-  b.outputs.assign(size_t(l.nranks()), 0);
-  check::TestData data(l.program(), collective.dtype, collective.reduction, 0);
-  for (int32_t r : l.launched()) {
-    int64_t in = l.inputElements(r), out = l.outputElements(r);
-    cu::DevicePtr pin = 0, pout = 0;
-    if (cu::Result res = d.cuMemAlloc(&pin, size_t(in) * e + 16);
-        res != cu::kSuccess)
-      return d.fail(l.name() + ": rank " + std::to_string(r) + "'s input",
-                    "cuMemAlloc", res, ErrorCode::SystemError);
-    b.inputs[size_t(r)] = pin;
-    if (cu::Result res = d.cuMemAlloc(&pout, size_t(out) * e + 16);
-        res != cu::kSuccess)
-      return d.fail(l.name() + ": rank " + std::to_string(r) + "'s output",
-                    "cuMemAlloc", res, ErrorCode::SystemError);
-    b.outputs[size_t(r)] = pout;
-    std::vector<uint64_t> host(size_t(std::max(in, out)) * e / 8 + 1);
-    if (in) {
-      data.fillInput(r, host.data(), in);
-      if (cu::Result res = d.cuMemcpyHtoD(pin, host.data(), size_t(in) * e);
+  b.launches = launches;
+  b.owner.assign(size_t(first.nranks()), nullptr);
+  b.inputs.assign(size_t(first.nranks()), 0);
+  b.outputs.assign(size_t(first.nranks()), 0);
+  b.streams.assign(launches.size(), nullptr);
+  b.start.assign(launches.size(), nullptr);
+  b.stop.assign(launches.size(), nullptr);
+  check::TestData data(first.program(), collective.dtype, collective.reduction,
+                       0);
+  for (size_t g = 0; g < launches.size(); ++g) {
+    CudaCollective &c = *launches[g];
+    const LaunchLayout &l = c.layout();
+    if (Status s = c.makeCurrent(); !s.ok())
+      return s;
+    for (int32_t r : l.launched()) {
+      int64_t in = l.inputElements(r), out = l.outputElements(r);
+      std::string whose = l.name() + ": rank " + std::to_string(r) + "'s ";
+      b.owner[size_t(r)] = &c;
+      cu::DevicePtr pin = 0, pout = 0;
+      if (cu::Result res = d.cuMemAlloc(&pin, size_t(in) * e + 16);
           res != cu::kSuccess)
-        return d.fail(l.name(), "cuMemcpyHtoD", res);
-    }
-    if (out) {
-      check::TestData::poison(collective.dtype, host.data(), out);
-      if (cu::Result res = d.cuMemcpyHtoD(pout, host.data(), size_t(out) * e);
+        return d.fail(whose + "input on " + c.launchName(), "cuMemAlloc", res,
+                      ErrorCode::SystemError);
+      b.inputs[size_t(r)] = pin;
+      if (cu::Result res = d.cuMemAlloc(&pout, size_t(out) * e + 16);
           res != cu::kSuccess)
-        return d.fail(l.name(), "cuMemcpyHtoD", res);
+        return d.fail(whose + "output on " + c.launchName(), "cuMemAlloc", res,
+                      ErrorCode::SystemError);
+      b.outputs[size_t(r)] = pout;
+      std::vector<uint64_t> host(size_t(std::max(in, out)) * e / 8 + 1);
+      if (in) {
+        data.fillInput(r, host.data(), in);
+        if (cu::Result res = d.cuMemcpyHtoD(pin, host.data(), size_t(in) * e);
+            res != cu::kSuccess)
+          return d.fail(l.name(), "cuMemcpyHtoD", res);
+      }
+      if (out) {
+        check::TestData::poison(collective.dtype, host.data(), out);
+        if (cu::Result res = d.cuMemcpyHtoD(pout, host.data(), size_t(out) * e);
+            res != cu::kSuccess)
+          return d.fail(l.name(), "cuMemcpyHtoD", res);
+      }
     }
+    if (cu::Result res =
+            d.cuStreamCreate(&b.streams[g], cu::kStreamNonBlocking);
+        res != cu::kSuccess)
+      return d.fail(l.name() + " on " + c.launchName(), "cuStreamCreate", res);
   }
-  if (cu::Result res = d.cuStreamCreate(&b.stream, cu::kStreamNonBlocking);
-      res != cu::kSuccess)
-    return d.fail(l.name(), "cuStreamCreate", res);
-  if (Status s = c.setBuffers(b.inputs, b.outputs); !s.ok())
-    return s;
+  // Every launch's control parts are written before any kernel starts.
+  for (CudaCollective *c : launches)
+    if (Status s = c->setBuffers(b.inputs, b.outputs); !s.ok())
+      return s;
   if (ready)
     if (Status s = ready(); !s.ok())
       return s;
@@ -953,52 +1073,91 @@ Status runLaunch(const PlanCollective &collective, CudaCollective &c,
                (options.graph < 0 &&
                 result->inputBytes <= double(options.graphBelowBytes));
   result->graph = graph;
-  auto launch = [&]() {
-    return graph ? c.enqueueGraph(b.stream) : c.enqueue(b.stream);
+  // One run: every launch enqueued before any is waited for (producers and
+  // consumers on different devices spin on each other).
+  auto launch = [&]() -> Status {
+    for (size_t g = 0; g < launches.size(); ++g)
+      if (Status s = graph ? launches[g]->enqueueGraph(b.streams[g])
+                           : launches[g]->enqueue(b.streams[g]);
+          !s.ok())
+        return s;
+    return Status::success();
+  };
+  auto checkAll = [&](const char *when) -> Status {
+    for (CudaCollective *c : launches)
+      if (Status s = checkOutputs(d, *c, data, options.count, b, when, result);
+          !s.ok())
+        return s;
+    return Status::success();
   };
 
-  // One checked run.
-  if (Status s = launch(); !s.ok())
+  // One checked run. A launch that fails to enqueue after others were
+  // enqueued: wait for those (their watchdogs end them).
+  if (Status s = launch(); !s.ok()) {
+    for (CudaCollective *c : launches)
+      c->abort();
+    (void)waitAll(b);
     return s;
-  if (Status s = c.waitAndCheck(b.stream); !s.ok())
+  }
+  if (Status s = waitAll(b); !s.ok())
     return s;
   if (options.check)
-    if (Status s =
-            checkOutputs(d, l, data, options.count, b, "first run", result);
-        !s.ok())
+    if (Status s = checkAll("first run"); !s.ok())
       return s;
 
-  // Timed runs.
+  // Timed runs: events on every launch's stream; the slowest launch's time.
   if (options.iterations > 0) {
-    if (cu::Result res = d.cuEventCreate(&b.start, cu::kEventDefault);
-        res != cu::kSuccess)
-      return d.fail(l.name(), "cuEventCreate", res);
-    if (cu::Result res = d.cuEventCreate(&b.stop, cu::kEventDefault);
-        res != cu::kSuccess)
-      return d.fail(l.name(), "cuEventCreate", res);
-    for (int i = 0; i < options.warmup; ++i)
-      if (Status s = launch(); !s.ok())
+    for (size_t g = 0; g < launches.size(); ++g) {
+      if (Status s = launches[g]->makeCurrent(); !s.ok())
         return s;
-    if (cu::Result res = d.cuEventRecord(b.start, b.stream);
-        res != cu::kSuccess)
-      return d.fail(l.name(), "cuEventRecord", res);
-    for (int i = 0; i < options.iterations; ++i)
-      if (Status s = launch(); !s.ok())
+      if (cu::Result res = d.cuEventCreate(&b.start[g], cu::kEventDefault);
+          res != cu::kSuccess)
+        return d.fail(first.name(), "cuEventCreate", res);
+      if (cu::Result res = d.cuEventCreate(&b.stop[g], cu::kEventDefault);
+          res != cu::kSuccess)
+        return d.fail(first.name(), "cuEventCreate", res);
+    }
+    auto record = [&](std::vector<cu::Event> &events) -> Status {
+      for (size_t g = 0; g < launches.size(); ++g) {
+        if (Status s = launches[g]->makeCurrent(); !s.ok())
+          return s;
+        if (cu::Result res = d.cuEventRecord(events[g], b.streams[g]);
+            res != cu::kSuccess)
+          return d.fail(first.name(), "cuEventRecord", res);
+      }
+      return Status::success();
+    };
+    Status enqueued;
+    for (int i = 0; i < options.warmup && enqueued.ok(); ++i)
+      enqueued = launch();
+    if (enqueued.ok())
+      enqueued = record(b.start);
+    for (int i = 0; i < options.iterations && enqueued.ok(); ++i)
+      enqueued = launch();
+    if (enqueued.ok())
+      enqueued = record(b.stop);
+    if (!enqueued.ok())
+      for (CudaCollective *c : launches)
+        c->abort();
+    Status waited = waitAll(b);
+    if (!enqueued.ok())
+      return enqueued;
+    if (!waited.ok())
+      return waited;
+    double slowest = 0;
+    for (size_t g = 0; g < launches.size(); ++g) {
+      float ms = 0;
+      if (Status s = launches[g]->makeCurrent(); !s.ok())
         return s;
-    if (cu::Result res = d.cuEventRecord(b.stop, b.stream); res != cu::kSuccess)
-      return d.fail(l.name(), "cuEventRecord", res);
-    if (Status s = c.waitAndCheck(b.stream); !s.ok())
-      return s;
-    float ms = 0;
-    if (cu::Result res = d.cuEventElapsedTime(&ms, b.start, b.stop);
-        res != cu::kSuccess)
-      return d.fail(l.name(), "cuEventElapsedTime", res);
-    result->microseconds = double(ms) * 1000.0 / options.iterations;
+      if (cu::Result res = d.cuEventElapsedTime(&ms, b.start[g], b.stop[g]);
+          res != cu::kSuccess)
+        return d.fail(first.name(), "cuEventElapsedTime", res);
+      slowest = std::max(slowest, double(ms));
+    }
+    result->microseconds = slowest * 1000.0 / options.iterations;
     // The repeated runs left the same outputs: check them again.
     if (options.check)
-      if (Status s = checkOutputs(d, l, data, options.count, b,
-                                  "after the timed runs", result);
-          !s.ok())
+      if (Status s = checkAll("after the timed runs"); !s.ok())
         return s;
   }
   return Status::success();
@@ -1006,26 +1165,145 @@ Status runLaunch(const PlanCollective &collective, CudaCollective &c,
 
 } // namespace
 
+Status linkLaunches(const std::vector<CudaCollective *> &launches) {
+  if (launches.empty())
+    return Status(ErrorCode::InvalidArgument, "linkLaunches: no launches");
+  if (launches.size() == 1 && launches[0]->layout().launchesEveryRank())
+    return Status::success();
+  const LaunchLayout &first = launches[0]->layout();
+  std::vector<ArenaEntry> table(size_t(first.nranks()));
+  for (CudaCollective *c : launches) {
+    if (c->layout().nranks() != first.nranks() ||
+        c->layout().key() != first.key())
+      return Status(ErrorCode::InvalidArgument,
+                    first.name() + ": the launch of " + c->launchName() +
+                        " was laid out for another collective, count or "
+                        "options than the launch of " +
+                        launches[0]->launchName());
+    for (const ArenaEntry &e : c->localEntries()) {
+      if (table[size_t(e.rank)].rank >= 0)
+        return Status(ErrorCode::InvalidArgument,
+                      first.name() + ": rank " + std::to_string(e.rank) +
+                          " is in two launches (on CUDA devices " +
+                          std::to_string(table[size_t(e.rank)].device) +
+                          " and " + std::to_string(e.device) +
+                          "): each rank runs in exactly one");
+      table[size_t(e.rank)] = e;
+    }
+  }
+  for (CudaCollective *c : launches)
+    if (Status s = c->connect(table); !s.ok())
+      return s;
+  if (launches.size() > 1)
+    for (size_t i = 0; i < launches.size(); ++i)
+      launches[i]->setPeerCheck([launches, i]() -> Status {
+        for (size_t j = 0; j < launches.size(); ++j)
+          if (j != i && launches[j]->aborted())
+            return Status(ErrorCode::PeerFailure,
+                          "the linked launch of " + launches[j]->launchName() +
+                              " was aborted (its own report says why)");
+        return Status::success();
+      });
+  return Status::success();
+}
+
 Status runPlanOnOneGpu(const Plan &plan, size_t index,
                        const std::string &kernelFile,
                        const GpuRunOptions &options, GpuRunResult *result) {
+  GpuRunOptions one = options;
+  one.devices = {int32_t(options.device)};
+  return runPlanOnDevices(plan, index, kernelFile, one, result);
+}
+
+Status runPlanOnDevices(const Plan &plan, size_t index,
+                        const std::string &kernelFile,
+                        const GpuRunOptions &options, GpuRunResult *result) {
   *result = GpuRunResult();
   if (Status s = checkRunOptions(plan, index, options); !s.ok())
     return s;
   const PlanCollective &collective = plan.collectives[index];
-  std::unique_ptr<CudaModule> module;
+  std::vector<int32_t> devices = options.devices;
+  if (devices.empty())
+    devices = {int32_t(options.device)};
+  int32_t n = collective.program.numRanks;
+  if (devices.size() > size_t(std::max(n, 1)))
+    return Status(ErrorCode::InvalidArgument,
+                  "collective " + std::to_string(index) + " runs on " +
+                      std::to_string(n) +
+                      " ranks: " + std::to_string(devices.size()) +
+                      " devices would leave some without a rank (rank r runs "
+                      "on devices[r % devices])");
+  // One module per distinct device; the kernel's name from the first.
+  std::vector<std::pair<int32_t, std::unique_ptr<CudaModule>>> modules;
   std::string kernel;
-  if (Status s = loadKernel(index, kernelFile, options, &module, &kernel);
-      !s.ok())
+  auto moduleFor = [&](int32_t device, const CudaModule **module) -> Status {
+    for (auto &[d, m] : modules)
+      if (d == device) {
+        *module = m.get();
+        return Status::success();
+      }
+    GpuRunOptions o = options;
+    o.device = device;
+    std::unique_ptr<CudaModule> m;
+    std::string name;
+    if (Status s = loadKernel(index, kernelFile, o, &m, &name); !s.ok())
+      return s;
+    if (kernel.empty())
+      kernel = name;
+    *module = m.get();
+    modules.emplace_back(device, std::move(m));
+    return Status::success();
+  };
+  std::vector<std::vector<int32_t>> groups =
+      devices.size() == 1 ? std::vector<std::vector<int32_t>>{{}}
+                          : dealRanks(n, int32_t(devices.size()));
+  std::vector<std::unique_ptr<CudaCollective>> owned;
+  std::vector<CudaCollective *> launches;
+  for (size_t g = 0; g < devices.size(); ++g) {
+    const CudaModule *module = nullptr;
+    if (Status s = moduleFor(devices[g], &module); !s.ok())
+      return s;
+    GpuRunOptions o = options;
+    o.device = devices[g];
+    o.ranks = groups[g];
+    std::unique_ptr<CudaCollective> c;
+    if (Status s = CudaCollective::create(collective, index, options.count,
+                                          *module, kernel, o, &c);
+        !s.ok())
+      return s;
+    launches.push_back(c.get());
+    owned.push_back(std::move(c));
+  }
+  // Launches that share a device: all their blocks resident at once.
+  for (size_t g = 0; g < launches.size(); ++g) {
+    uint64_t blocks = 0;
+    std::string which;
+    size_t sharing = 0;
+    for (CudaCollective *c : launches)
+      if (c->device() == launches[g]->device()) {
+        blocks += c->gridBlocks();
+        which += (which.empty() ? "" : "; ") + c->launchName() + ": " +
+                 std::to_string(c->gridBlocks()) + " blocks";
+        ++sharing;
+      }
+    if (sharing > 1 && blocks > launches[g]->residentBlocks())
+      return Status(
+          ErrorCode::Unsupported,
+          collective.program.algorithm + ": " + std::to_string(sharing) +
+              " launches share CUDA device " +
+              std::to_string(launches[g]->device()) + " (" + which +
+              "), and their " + std::to_string(blocks) +
+              " blocks wait for each other, but kernel '" + kernel +
+              "' keeps " + std::to_string(launches[g]->residentBlocks()) +
+              " resident (" + launches[g]->residency() +
+              "): use fewer ranks, channels or launches there");
+  }
+  if (Status s = linkLaunches(launches); !s.ok())
     return s;
   GpuRunOptions every = options;
   every.ranks.clear();
-  std::unique_ptr<CudaCollective> c;
-  if (Status s = CudaCollective::create(collective, index, options.count,
-                                        *module, kernel, every, &c);
-      !s.ok())
-    return s;
-  return runLaunch(collective, *c, module->driver(), kernel, every, {}, result);
+  return runLaunches(collective, launches, modules[0].second->driver(), kernel,
+                     every, {}, result);
 }
 
 Status runPlanOnRank(const Plan &plan, size_t index,
@@ -1105,8 +1383,8 @@ Status runPlanOnRank(const Plan &plan, size_t index,
   auto ready = [&]() -> Status {
     return bootstrap.barrier(Deadline::after(options.timeoutSeconds));
   };
-  if (Status s = runLaunch(collective, *c, module->driver(), kernel, mine,
-                           ready, result);
+  if (Status s = runLaunches(collective, {c.get()}, module->driver(), kernel,
+                             mine, ready, result);
       !s.ok())
     return fail(s);
   // The closing barrier: a peer's kernel may still write into this

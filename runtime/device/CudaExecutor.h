@@ -17,6 +17,13 @@
 // all-gather), and each opens its peers' (connect) before setBuffers. Ranks
 // of one launch use their arenas directly.
 //
+// Several GPUs in one process (runPlanOnDevices, GpuRunOptions::devices):
+// one launch per device, each a CudaCollective of that device's ranks on
+// its own primary context and stream; linkLaunches builds their table from
+// the arenas' device pointers, enables peer access between the devices of
+// every pair of ranks that exchange messages, and links their aborts (any
+// failure aborts them all). One GPU is the case of one launch.
+//
 // The driver is dlopen()ed (CudaDriver.h): without a GPU every entry point
 // returns Unsupported with the reason ("no CUDA device: cuDeviceGetCount
 // returned 0", "no CUDA driver: dlopen(\"libcuda.so.1\") failed: ...").
@@ -70,6 +77,7 @@ public:
 
 private:
   const CudaDriver *driver_ = nullptr;
+  cu::Context context_ = nullptr;
   cu::Module module_ = nullptr;
   std::string name_;
 };
@@ -89,6 +97,14 @@ public:
                        std::unique_ptr<CudaCollective> *out);
 
   const LaunchLayout &layout() const { return layout_; }
+  int device() const { return options_.device; }
+  /// "ranks 0, 2 of 4 on CUDA device 1", "8 ranks on CUDA device 0".
+  std::string launchName() const;
+  /// Makes this launch's device context current on the calling thread
+  /// (every member does so itself; for the caller's own allocations).
+  Status makeCurrent() const;
+  /// The blocks this kernel can keep resident at once on the device.
+  uint64_t residentBlocks() const { return resident_; }
   unsigned gridBlocks() const { return unsigned(layout_.blockRank().size()); }
   unsigned blockThreads() const { return threads_; }
   int registers() const { return registers_; }
@@ -99,11 +115,16 @@ public:
   /// allocation's IPC handle (cuIpcGetMemHandle), each arena's offset,
   /// this process and device. A launch of every rank needs none.
   Status exportArenas(std::vector<ArenaEntry> *entries) const;
+  /// The same without an IPC handle: for launches of this process
+  /// (linkLaunches), which use the addresses directly.
+  std::vector<ArenaEntry> localEntries() const;
   /// Opens the arenas of the peers of this launch's ranks from `table` (by
   /// rank; rank -1: no entry): ranks of this process directly, others with
-  /// cuIpcOpenMemHandle (also those on this very GPU). Errors name the
-  /// rank, the peer and the rule broken (missing entry, another layout,
-  /// another host, a handle that does not open here).
+  /// cuIpcOpenMemHandle (also those on this very GPU). A peer of this
+  /// process on another device: its address, after enabling peer access
+  /// (enablePeerAccess). Errors name the rank, the peer and the rule broken
+  /// (missing entry, another layout, another host, a handle that does not
+  /// open here, devices without peer access).
   Status connect(const std::vector<ArenaEntry> &table);
   /// Polled by wait() about every 100 ms: a failure (a peer process that
   /// died or announced a failure) aborts the launch and is returned with
@@ -133,11 +154,20 @@ public:
   /// program (whether the kernel runs the plan's schedule).
   Status waitAndCheck(cu::Stream stream);
 
+  /// Whether this launch's abortFlag is raised (a block's error, the
+  /// watchdog, a linked launch's failure).
+  bool aborted() const;
+  /// Raises this launch's abortFlag: its blocks give up at their next
+  /// poll (a linked launch that could not be enqueued).
+  void abort();
+
 private:
   Status snapshot(LaunchSnapshot *s) const;
   Status failWith(const Status &status, const LaunchSnapshot *s);
 
   const CudaDriver *d_ = nullptr;
+  cu::Context context_ = nullptr;
+  uint64_t resident_ = 0;
   CudaOptions options_;
   LaunchLayout layout_;
   cu::Function kernel_ = nullptr;
@@ -166,12 +196,26 @@ private:
   Status failure_;
 };
 
+/// Launches of one collective in this process (runPlanOnDevices: one per
+/// device, each created with CudaOptions::ranks = its ranks and ::device):
+/// builds the table of their arenas (addresses used directly), connects
+/// each launch (peer access between the devices of every pair of ranks
+/// that exchange messages; a pair that cannot is an error naming both
+/// ranks and devices), and links their aborts: each launch's wait() polls
+/// the others' abortFlags (its peer check), so that a block error or a
+/// watchdog timeout in one stops every other launch instead of leaving it
+/// spinning until its own watchdog. A single launch of every rank needs
+/// nothing and gets nothing.
+Status linkLaunches(const std::vector<CudaCollective *> &launches);
+
 /// What runPlanOnOneGpu measured.
 struct GpuRunResult {
   std::string kernel;
   /// Ranks run by this launch (runPlanOnRank: 1, or 0 for a process
   /// outside the collective).
   int32_t ranks = 0;
+  /// Launches (runPlanOnDevices: one per device; otherwise 1).
+  int32_t launches = 1;
   int64_t count = 0;
   unsigned blocks = 0, threads = 0;
   int64_t tiles = 0, tileElements = 0;
@@ -181,7 +225,8 @@ struct GpuRunResult {
   int64_t checked = 0, wrong = 0;
   std::vector<std::string> examples;
   /// Per iteration (cudaEvent timing of `iterations` launches after
-  /// `warmup`), microseconds; whether launched as a graph.
+  /// `warmup`; several launches: the slowest device's), microseconds;
+  /// whether launched as a graph.
   double microseconds = 0;
   bool graph = false;
   /// Bytes per rank of input (count x element size) and the bytes the
@@ -204,6 +249,10 @@ struct GpuRunOptions : CudaOptions {
   /// graphBelowBytes per rank.
   int graph = -1;
   size_t graphBelowBytes = 1 << 20;
+  /// runPlanOnDevices: the CUDA device of each launch (repeats allowed:
+  /// two launches on one device); rank r runs in launch r % devices.size()
+  /// (dealRanks). Empty: one launch of every rank on `device`.
+  std::vector<int32_t> devices;
 };
 
 /// Runs collective `index` of `plan` on its N ranks of one GPU with the
@@ -214,6 +263,19 @@ struct GpuRunOptions : CudaOptions {
 Status runPlanOnOneGpu(const Plan &plan, size_t index,
                        const std::string &kernelFile,
                        const GpuRunOptions &options, GpuRunResult *result);
+
+/// Collective `index` of `plan` on its N ranks spread over the CUDA devices
+/// options.devices of this process (rank r on devices[r % G]): one launch
+/// per device (its ranks' blocks, its own stream and primary context), all
+/// launched before any is waited for, linked (linkLaunches), then checked
+/// and timed as runPlanOnOneGpu does. runPlanOnOneGpu is the case of one
+/// device. Errors: more devices than ranks, a device that does not exist,
+/// devices without peer access between ranks that exchange messages, more
+/// blocks on one device (launches that share it together) than it keeps
+/// resident.
+Status runPlanOnDevices(const Plan &plan, size_t index,
+                        const std::string &kernelFile,
+                        const GpuRunOptions &options, GpuRunResult *result);
 
 /// Collective `index` of `plan` with one rank per process: this process is
 /// world rank bootstrap.rank(); it runs its group rank's blocks on CUDA

@@ -62,7 +62,8 @@ Status emulateLaunches(
     int64_t count, const std::vector<const void *> &inputs,
     const std::vector<void *> &outputs, const DeviceOptions &options,
     const std::vector<std::vector<int32_t>> &groups,
-    const std::function<void(std::vector<std::string> *)> &editTable) {
+    const std::function<void(std::vector<std::string> *)> &editTable,
+    const std::vector<int32_t> &launchDevices = {}) {
   auto launch = std::make_shared<EmulatedLaunch>();
   for (const std::vector<int32_t> &ranks : groups) {
     auto one = std::make_unique<RankLaunch>();
@@ -120,7 +121,10 @@ Status emulateLaunches(
       entry.rank = r;
       entry.layoutKey = one.layout.key();
       entry.arenaBytes = one.layout.arena(r).bytes;
-      entry.process = int64_t(g);
+      // One process per launch, or (launchDevices) one process whose
+      // launches are on those devices.
+      entry.process = launchDevices.empty() ? int64_t(g) : 0;
+      entry.device = launchDevices.empty() ? -1 : launchDevices[g];
       entry.host = "emulated";
       entry.address = address(one.memory) + one.layout.arenaOffset(r);
       entry.offset = one.layout.arenaOffset(r);
@@ -357,6 +361,33 @@ Status emulatePerRank(
     groups.push_back({r});
   return emulateLaunches(collective, index, kernel, count, inputs, outputs,
                          options, groups, editTable);
+}
+
+Status emulateOnDevices(const PlanCollective &collective, size_t index,
+                        KernelFunction kernel, int64_t count,
+                        const std::vector<const void *> &inputs,
+                        const std::vector<void *> &outputs,
+                        const std::vector<int32_t> &devices,
+                        const DeviceOptions &options) {
+  int32_t n = collective.program.numRanks;
+  if (n < 1 || n > 4096)
+    return Status(ErrorCode::InvalidPlan,
+                  "collective " + std::to_string(index) + ": the program has " +
+                      std::to_string(n) + " ranks");
+  if (devices.empty() || devices.size() > size_t(n))
+    return Status(ErrorCode::InvalidArgument,
+                  "collective " + std::to_string(index) + ": " +
+                      std::to_string(devices.size()) + " devices for " +
+                      std::to_string(n) +
+                      " ranks (want 1 to N: every device runs a rank)");
+  for (size_t g = 0; g < devices.size(); ++g)
+    if (devices[g] < 0)
+      return Status(ErrorCode::InvalidArgument,
+                    "collective " + std::to_string(index) + ": device " +
+                        std::to_string(devices[g]) + " is negative");
+  return emulateLaunches(collective, index, kernel, count, inputs, outputs,
+                         options, dealRanks(n, int32_t(devices.size())), {},
+                         devices);
 }
 
 } // namespace dev

@@ -64,6 +64,21 @@ Status emulatePerRank(
     const DeviceOptions &options = DeviceOptions(),
     const std::function<void(std::vector<std::string> *)> &editTable = {});
 
+/// The same, laid out as one process with its ranks on several devices
+/// lays them out (docs/gpu-runtime.md, "Several GPUs in one process"):
+/// launch g runs dealRanks(N, devices.size())[g] (rank r in launch
+/// r % devices.size()) in its own host allocation, as if on device
+/// devices[g] (repeats allowed: two launches on one device); the table's
+/// entries are of one process, with the arenas' addresses used directly.
+/// Each launch has its own abortFlag; a block's error in one stops the
+/// others, as the CUDA executor's linked launches do.
+Status emulateOnDevices(const PlanCollective &collective, size_t index,
+                        KernelFunction kernel, int64_t count,
+                        const std::vector<const void *> &inputs,
+                        const std::vector<void *> &outputs,
+                        const std::vector<int32_t> &devices,
+                        const DeviceOptions &options = DeviceOptions());
+
 } // namespace dev
 } // namespace collrt
 

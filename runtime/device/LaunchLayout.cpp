@@ -516,5 +516,15 @@ Status decodeArenaEntry(const std::string &text, int32_t from,
   return Status::success();
 }
 
+std::vector<std::vector<int32_t>> dealRanks(int32_t nranks, int32_t launches) {
+  std::vector<std::vector<int32_t>> groups;
+  if (launches < 1)
+    return groups;
+  groups.resize(size_t(launches));
+  for (int32_t r = 0; r < nranks; ++r)
+    groups[size_t(r % launches)].push_back(r);
+  return groups;
+}
+
 } // namespace dev
 } // namespace collrt

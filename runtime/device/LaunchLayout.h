@@ -86,6 +86,12 @@ std::string encodeArenaEntry(const ArenaEntry &entry);
 Status decodeArenaEntry(const std::string &text, int32_t from,
                         ArenaEntry *entry);
 
+/// Ranks of one process on several devices (docs/gpu-runtime.md, "Several
+/// GPUs in one process"), dealt round-robin to `launches` launches (one per
+/// device): launch g runs ranks g, g + launches, g + 2 launches, ... (so that
+/// a ring's neighbours are on different devices). Empty when launches < 1.
+std::vector<std::vector<int32_t>> dealRanks(int32_t nranks, int32_t launches);
+
 class LaunchLayout {
 public:
   /// Lays out collective `index` (`collective` is entry `index` of its

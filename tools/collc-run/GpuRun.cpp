@@ -38,9 +38,13 @@ int64_t countForBytes(const collrt::PlanCollective &collective,
 
 std::string describeLaunch(const collrt::dev::GpuRunResult &r) {
   return "kernel " + r.kernel + ": " + std::to_string(r.blocks) + " blocks x " +
-         std::to_string(r.threads) + " threads, " +
-         (r.graph ? "graph-launched" : "stream-launched (no graph)") + ", " +
-         std::to_string(r.tiles) + (r.tiles == 1 ? " tile" : " tiles") +
+         std::to_string(r.threads) + " threads" +
+         (r.launches > 1 ? " in " + std::to_string(r.launches) +
+                               " launches (one per --devices entry, the "
+                               "slowest launch's time)"
+                         : std::string()) +
+         ", " + (r.graph ? "graph-launched" : "stream-launched (no graph)") +
+         ", " + std::to_string(r.tiles) + (r.tiles == 1 ? " tile" : " tiles") +
          " of " + std::to_string(r.tileElements) + " elements, protocol " +
          (r.ll ? "LL" : "simple");
 }

@@ -32,7 +32,8 @@ int64_t countForBytes(const collrt::PlanCollective &collective,
                       int64_t bytesPerRank);
 
 /// "kernel collc_k0_...: 8 blocks x 512 threads, graph-launched, 1 tile of
-/// 1024 elements, protocol LL".
+/// 1024 elements, protocol LL" (several launches: "8 blocks x 512 threads in
+/// 2 launches (...)").
 std::string describeLaunch(const collrt::dev::GpuRunResult &result);
 
 /// One process per rank (collrt::dev::runPlanOnRank): the CUDA device of a

@@ -182,6 +182,10 @@ and prints a row per size as nccl-tests does (docs/collc-run.md).
                         devices, CUDA IPC between the processes
   --kernels FILE        cuda: the fatbin, cubin or PTX that collc
                         --emit=fatbin wrote for the same program (required)
+  --devices LIST        cuda with --ranks: the CUDA devices of this process,
+                        e.g. 0,1 (rank r on devices[r % count], one launch
+                        per entry, peer access between them; an entry may
+                        repeat: 0,0 is two launches on GPU 0); default 0
   --help                this text
 
 Exit status: 0 when every run succeeded (and, with --check, every element was
@@ -302,6 +306,27 @@ bool parseOptions(int argc, char **argv, Options *o, std::string *error) {
         return false;
       }
       o->backend = v;
+    } else if (name == "--devices") {
+      if (!value(i, name, &v))
+        return false;
+      o->devices.clear();
+      size_t start = 0;
+      for (;;) {
+        size_t comma = v.find(',', start);
+        std::string item =
+            v.substr(start, comma == std::string::npos ? std::string::npos
+                                                       : comma - start);
+        if (!parseInteger(item, 0, 1023, &n)) {
+          *error = "--devices '" + v +
+                   "' must be CUDA device ordinals from 0 to 1023 separated "
+                   "by commas, e.g. 0,1";
+          return false;
+        }
+        o->devices.push_back(static_cast<int32_t>(n));
+        if (comma == std::string::npos)
+          break;
+        start = comma + 1;
+      }
     } else if (name == "--kernels") {
       if (!value(i, name, &v))
         return false;
@@ -347,6 +372,19 @@ bool parseOptions(int argc, char **argv, Options *o, std::string *error) {
                  "without a transport";
         return false;
       }
+    if (!o->devices.empty() && o->ranks == 0) {
+      *error = "--devices needs --ranks N (this process runs the N ranks on "
+               "those GPUs); without --ranks each process of a launcher "
+               "runs one rank on GPU LOCAL_RANK % devices";
+      return false;
+    }
+    if (o->devices.size() > size_t(o->ranks)) {
+      *error = "--devices lists " + std::to_string(o->devices.size()) +
+               " devices for --ranks " + std::to_string(o->ranks) +
+               ": every device needs a rank (rank r runs on devices[r % " +
+               std::to_string(o->devices.size()) + "])";
+      return false;
+    }
     if (o->kernelsPath.empty()) {
       *error = "--backend cuda needs --kernels FILE: the fatbin that collc "
                "--emit=fatbin -o FILE writes for the same program (the "
@@ -356,6 +394,10 @@ bool parseOptions(int argc, char **argv, Options *o, std::string *error) {
   } else if (!o->kernelsPath.empty()) {
     *error = "--kernels applies to --backend cuda (the CPU executor runs the "
              "plan's schedule itself)";
+    return false;
+  } else if (!o->devices.empty()) {
+    *error = "--devices applies to --backend cuda (the GPUs that run the "
+             "ranks' kernels)";
     return false;
   }
   if (o->ranks > 0 && o->transportGiven) {

@@ -226,9 +226,10 @@ int runGpuProcess(const Options &o, const collrt::Plan &plan,
                   const RunSetup &setup);
 
 /// --backend cuda --ranks N: each size runs collective o.collective on the
-/// N ranks of GPU 0 with the kernel collc generated for it
-/// (collrt::dev::runPlanOnOneGpu: each rank its own device buffers, every
-/// rank's blocks in one launch). Without --ranks: runGpuProcess.
+/// N ranks of GPU 0 (or of the GPUs of --devices, rank r on
+/// devices[r % G], one launch per entry) with the kernel collc generated for
+/// it (collrt::dev::runPlanOnDevices: each rank its own device buffers, a
+/// device's ranks' blocks in one launch). Without --ranks: runGpuProcess.
 int runGpu(const Options &o, const collrt::Plan &plan, const RunSetup &setup) {
   const auto &collective = plan.collectives[o.collective];
   const auto &program = collective.program;
@@ -252,7 +253,7 @@ int runGpu(const Options &o, const collrt::Plan &plan, const RunSetup &setup) {
                       o.kernelsPath + ")");
   }
   // Without a usable GPU, say so once, before the header.
-  const int device = 0;
+  const int device = o.devices.empty() ? 0 : o.devices[0];
   std::string gpu;
   Status s = collcgpu::describeGpu(device, &gpu);
   if (!s.ok())
@@ -269,12 +270,44 @@ int runGpu(const Options &o, const collrt::Plan &plan, const RunSetup &setup) {
   if (plan.worldSize != program.numRanks)
     groups = " (one group of the plan's world of " +
              std::to_string(plan.worldSize) + ")";
+  std::string where = " on one GPU: GPU " + std::to_string(device) + ", " + gpu;
+  if (o.devices.size() > 1) {
+    // Which ranks each launch runs, and each GPU once.
+    size_t g = o.devices.size();
+    where = " on " + std::to_string(g) +
+            " launches of this process (rank r on devices[r % " +
+            std::to_string(g) + "]):";
+    std::vector<std::vector<int32_t>> dealt =
+        collrt::dev::dealRanks(o.ranks, int32_t(g));
+    for (size_t i = 0; i < g; ++i) {
+      where += (i ? ";" : "") + std::string(" GPU ") +
+               std::to_string(o.devices[i]) + " ranks";
+      for (size_t k = 0; k < dealt[i].size(); ++k)
+        where += (k ? "," : " ") + std::to_string(dealt[i][k]);
+    }
+    std::vector<int32_t> seen;
+    for (int32_t d : o.devices) {
+      if (std::find(seen.begin(), seen.end(), d) != seen.end())
+        continue;
+      seen.push_back(d);
+      std::string description;
+      s = collcgpu::describeGpu(d, &description);
+      if (!s.ok())
+        return fail(kExitFailed, "--devices: GPU " + std::to_string(d) + ": " +
+                                     s.toString());
+      where += "; GPU " + std::to_string(d) + ": " + description;
+    }
+    if (seen.size() < g)
+      where += " (a GPU listed more than once runs several launches at once: "
+               "their messages do not cross a link, and nothing guarantees "
+               "that it runs all of their blocks together)";
+  }
   printHeader(o, plan, collective,
-              std::to_string(o.ranks) + " ranks" + groups +
-                  " on one GPU: GPU " + std::to_string(device) + ", " + gpu);
+              std::to_string(o.ranks) + " ranks" + groups + where);
 
   collrt::dev::GpuRunOptions g;
   g.device = device;
+  g.devices = o.devices;
   g.iterations = o.iters;
   g.warmup = o.warmup;
   g.check = o.check;
@@ -284,7 +317,7 @@ int runGpu(const Options &o, const collrt::Plan &plan, const RunSetup &setup) {
   for (const SizeCase &size : setup.sizes) {
     g.count = collcgpu::countForBytes(collective, size.bytesPerRank);
     collrt::dev::GpuRunResult r;
-    s = collrt::dev::runPlanOnOneGpu(plan, o.collective, o.kernelsPath, g, &r);
+    s = collrt::dev::runPlanOnDevices(plan, o.collective, o.kernelsPath, g, &r);
     if (!s.ok())
       return fail(kExitFailed,
                   formatBytes(size.bytesPerRank) + ": " + s.toString());

@@ -14,6 +14,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <type_traits>
+
 #if defined(COLLRT_HAVE_CUDA_H)
 #include <cuda.h>
 #endif
@@ -56,6 +58,21 @@ TEST(CudaDriverTest, ConstantsAreCudaH) {
                 sizeof(dev::ArenaEntry::handle));
   static_assert(dev::cu::kIpcMemLazyEnablePeerAccess ==
                 CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS);
+  // Peer access (several GPUs in one process).
+  static_assert(dev::cu::kPeerAccessAlreadyEnabled ==
+                CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED);
+  static_assert(sizeof(dev::cu::Context) == sizeof(CUcontext));
+  // The entry points' parameters, as the driver table declares them.
+  using CanAccessPeer = decltype(&::cuDeviceCanAccessPeer);
+  using EnablePeerAccess = decltype(&::cuCtxEnablePeerAccess);
+  static_assert(
+      std::is_same_v<CanAccessPeer, CUresult (*)(int *, CUdevice, CUdevice)>);
+  static_assert(
+      std::is_same_v<EnablePeerAccess, CUresult (*)(CUcontext, unsigned)>);
+  static_assert(std::is_same_v<decltype(dev::CudaDriver::cuDeviceCanAccessPeer),
+                               dev::cu::Result (*)(int *, dev::cu::Device,
+                                                   dev::cu::Device)>);
+  static_assert(std::is_same_v<CUdevice, dev::cu::Device>);
   SUCCEED();
 }
 #endif
@@ -85,6 +102,35 @@ TEST(CudaDriverTest, WithoutAGpuEveryEntryPointIsUnsupported) {
   Status r = dev::runPlanOnOneGpu(plan, 0, "/nonexistent.fatbin",
                                   dev::GpuRunOptions(), &result);
   EXPECT_EQ(r.code(), ErrorCode::Unsupported) << r.toString();
+}
+
+TEST(CudaDriverTest, WithoutAGpuSeveralDevicesAreUnsupported) {
+  const dev::CudaDriver *driver = nullptr;
+  Status s = dev::loadCudaDriver(0, &driver);
+  if (s.ok())
+    GTEST_SKIP() << "a CUDA device is present";
+  Status p = dev::enablePeerAccess(0, 1, "test");
+  EXPECT_EQ(p.code(), ErrorCode::Unsupported);
+  EXPECT_EQ(p.message(), s.message());
+  Plan plan;
+  plan.worldSize = 4;
+  PlanCollective c;
+  c.program = ringAllReduce(4, 1, 1);
+  c.groups = {{0, 1, 2, 3}};
+  plan.collectives.push_back(c);
+  dev::GpuRunOptions o;
+  o.devices = {0, 1};
+  dev::GpuRunResult result;
+  Status r = dev::runPlanOnDevices(plan, 0, "/nonexistent.fatbin", o, &result);
+  EXPECT_EQ(r.code(), ErrorCode::Unsupported) << r.toString();
+  EXPECT_EQ(r.message(), s.message());
+  // More devices than ranks is refused before the driver is asked.
+  o.devices = {0, 1, 2, 3, 4};
+  r = dev::runPlanOnDevices(plan, 0, "/nonexistent.fatbin", o, &result);
+  EXPECT_EQ(r.code(), ErrorCode::InvalidArgument) << r.toString();
+  EXPECT_THAT(r.message(), HasSubstr("runs on 4 ranks: 5 devices would leave "
+                                     "some without a rank"));
+  EXPECT_EQ(dev::linkLaunches({}).code(), ErrorCode::InvalidArgument);
 }
 
 /// A bootstrap of one process that records what it is told.

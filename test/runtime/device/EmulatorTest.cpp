@@ -21,6 +21,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <functional>
@@ -97,15 +98,23 @@ Buffers makeBuffers(const PlanCollective &c, int64_t count,
 std::string runAndCheck(const Program &program, KernelKind kind, DataType type,
                         ReduceOp op, int64_t count,
                         const dev::DeviceOptions &options, uint32_t slots = 8,
-                        bool perRank = false) {
+                        bool perRank = false,
+                        const std::vector<int32_t> &devices = {}) {
   PlanCollective c = makeCollective(program, type, op, slots);
   check::TestData data(program, type, op, 0);
   Buffers b = makeBuffers(c, count, &data);
-  Status s = perRank ? dev::emulatePerRank(c, 0, kernel(kind, type, op), count,
-                                           b.in(), b.out(), options)
-                     : dev::emulate(c, 0, kernel(kind, type, op), count, b.in(),
-                                    b.out(), options);
+  Status s = !devices.empty()
+                 ? dev::emulateOnDevices(c, 0, kernel(kind, type, op), count,
+                                         b.in(), b.out(), devices, options)
+             : perRank ? dev::emulatePerRank(c, 0, kernel(kind, type, op),
+                                             count, b.in(), b.out(), options)
+                       : dev::emulate(c, 0, kernel(kind, type, op), count,
+                                      b.in(), b.out(), options);
+  std::string devicesText;
+  for (int32_t d : devices)
+    devicesText += (devicesText.empty() ? "" : ",") + std::to_string(d);
   std::string where = std::string(perRank ? "per-rank arenas " : "") +
+                      (devices.empty() ? "" : "devices " + devicesText + " ") +
                       dataTypeName(type) + " " + reduceOpName(op) +
                       " n=" + std::to_string(program.numRanks) +
                       " count=" + std::to_string(count) + ": ";
@@ -657,6 +666,161 @@ TEST(EmulatorPerRankTest, DeadlockReportsEveryRanksBlocks) {
         "rank 2 channel 0 tile 0 step 0 instruction 0 recv output[0] from "
         "rank 1: waiting"})
     EXPECT_THAT(s.message(), HasSubstr(line));
+}
+
+//===----------------------------------------------------------------------===//
+// Several devices in one process, emulated: launch g runs the ranks dealt
+// to device g (rank r in launch r % G), each launch in its own host
+// allocation, its arenas' addresses used directly by the others (what the
+// CUDA executor's linkLaunches does with device pointers and peer access).
+//===----------------------------------------------------------------------===//
+
+TEST(EmulatorOnDevicesTest, RanksAreDealtRoundRobin) {
+  EXPECT_EQ(dev::dealRanks(5, 2),
+            (std::vector<std::vector<int32_t>>{{0, 2, 4}, {1, 3}}));
+  EXPECT_EQ(dev::dealRanks(3, 3),
+            (std::vector<std::vector<int32_t>>{{0}, {1}, {2}}));
+  EXPECT_EQ(dev::dealRanks(2, 1), (std::vector<std::vector<int32_t>>{{0, 1}}));
+  EXPECT_TRUE(dev::dealRanks(4, 0).empty());
+}
+
+TEST(EmulatorOnDevicesTest, RingAllReduce) {
+  const std::vector<int32_t> layouts[] = {{0, 1}, {0, 1, 2}, {0, 0}, {1, 0}};
+  for (const std::vector<int32_t> &devices : layouts)
+    for (int32_t n : {3, 4, 8})
+      for (DataType type : {DataType::F32, DataType::BF16})
+        for (ReduceOp op : {ReduceOp::Sum, ReduceOp::Avg})
+          for (uint32_t ll : {0u, 16384u})
+            for (int64_t count : {int64_t(0), int64_t(61), int64_t(4099)}) {
+              size_t slot = 24 + 8 + 5 * dataTypeSize(type);
+              EXPECT_EQ(runAndCheck(ringAllReduce(n, 1, 2),
+                                    KernelKind::RingAllReduce, type, op, count,
+                                    options(slot, ll), /*slots=*/1,
+                                    /*perRank=*/false, devices),
+                        "");
+            }
+}
+
+TEST(EmulatorOnDevicesTest, DirectAllToAllAndAllGatherSeveralThreads) {
+  for (int32_t n : {2, 3, 5})
+    for (uint32_t ll : {0u, 16384u}) {
+      dev::DeviceOptions o = options(24 + 16 + 3 * 4 + 5, ll);
+      o.emulatedThreads = n == 5 ? 3 : 1;
+      int64_t count = int64_t(n) * 2 * 53 + 3;
+      EXPECT_EQ(runAndCheck(directAllToAll(n, 2), KernelKind::DirectAllToAll,
+                            DataType::F32, ReduceOp::Sum, count, o, 8, false,
+                            {0, 1}),
+                "");
+      EXPECT_EQ(runAndCheck(stagedRingAllGather(n, 2),
+                            KernelKind::StagedAllGather, DataType::F32,
+                            ReduceOp::Sum, count, o, 8, false, {3, 1}),
+                "");
+    }
+}
+
+TEST(EmulatorOnDevicesTest, ABlockErrorOnOneDeviceStopsTheOthers) {
+  // As EmulatorPerRankTest's: rank 0 (device 0) fails at once; rank 1
+  // (device 1) waits for it in another launch with a flag of its own.
+  Program p = emptyProgram(Collective::AllReduce, 2, 1);
+  append(p, 0, 0, sendTo(1, in(0), 0));
+  append(p, 0, 0, sendTo(1, in(0), 1));
+  append(p, 1, 0, recvFrom(0, out(0), 0));
+  append(p, 1, 0, recvFrom(0, out(0), 1));
+  PlanCollective c = makeCollective(p, DataType::F32, ReduceOp::Sum, 1);
+  Buffers b = makeBuffers(c, 4, nullptr);
+  dev::DeviceOptions o = options(1 << 10, 0);
+  o.timeoutSeconds = 20;
+  auto start = std::chrono::steady_clock::now();
+  Status s = dev::emulateOnDevices(
+      c, 0, kernel(KernelKind::DeadlockRing, DataType::F32, ReduceOp::Sum), 4,
+      b.in(), b.out(), {0, 1}, o);
+  double took =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
+  ASSERT_EQ(s.code(), ErrorCode::PlanMismatch) << s.toString();
+  EXPECT_THAT(s.message(), HasSubstr("it receives from rank 1 on a connection "
+                                     "the program does not have"));
+  EXPECT_THAT(s.message(),
+              HasSubstr("rank 1 channel 0 tile 0 step 0 instruction 0 recv "
+                        "output[0] from rank 0: waiting for rank 0 to send "
+                        "(message 1 of 2 on this connection; 0 sent); gave "
+                        "up when the launch was aborted"));
+  EXPECT_LT(took, 10.0);
+}
+
+TEST(EmulatorOnDevicesTest, DeadlockReportsEveryDevicesBlocks) {
+  Program p = emptyProgram(Collective::AllReduce, 3, 1);
+  for (int32_t r = 0; r < 3; ++r) {
+    append(p, r, 0, recvFrom((r + 2) % 3, out(0), 0));
+    append(p, r, 0, sendTo((r + 1) % 3, in(0), 1));
+  }
+  PlanCollective c = makeCollective(p, DataType::F32, ReduceOp::Sum);
+  Buffers b = makeBuffers(c, 10, nullptr);
+  dev::DeviceOptions o = options(1 << 10, 0);
+  o.timeoutSeconds = 0.3;
+  Status s = dev::emulateOnDevices(
+      c, 0, kernel(KernelKind::DeadlockRing, DataType::F32, ReduceOp::Sum), 10,
+      b.in(), b.out(), {0, 1}, o);
+  ASSERT_EQ(s.code(), ErrorCode::Timeout) << s.toString();
+  // Launch 0 runs ranks 0 and 2, launch 1 rank 1.
+  EXPECT_THAT(s.message(), HasSubstr("(3 blocks in 2 launches with arenas of "
+                                     "their own) did not finish within 0.3 s"));
+  for (const char *line :
+       {"rank 0 channel 0 tile 0 step 0 instruction 0 recv output[0] from "
+        "rank 2: waiting for rank 2 to send (message 1 of 1 on this "
+        "connection; 0 sent); gave up when the launch was aborted",
+        "rank 1 channel 0 tile 0 step 0 instruction 0 recv output[0] from "
+        "rank 0: waiting",
+        "rank 2 channel 0 tile 0 step 0 instruction 0 recv output[0] from "
+        "rank 1: waiting"})
+    EXPECT_THAT(s.message(), HasSubstr(line));
+}
+
+TEST(EmulatorOnDevicesTest, ArgumentErrors) {
+  PlanCollective c =
+      makeCollective(ringAllReduce(3, 1, 1), DataType::F32, ReduceOp::Sum);
+  Buffers b = makeBuffers(c, 12, nullptr);
+  dev::KernelFunction k =
+      kernel(KernelKind::RingAllReduce, DataType::F32, ReduceOp::Sum);
+  dev::DeviceOptions o = options(1 << 10, 0);
+  Status s = dev::emulateOnDevices(c, 0, k, 12, b.in(), b.out(), {}, o);
+  EXPECT_EQ(s.code(), ErrorCode::InvalidArgument);
+  EXPECT_THAT(s.message(), HasSubstr("0 devices for 3 ranks (want 1 to N"));
+  s = dev::emulateOnDevices(c, 0, k, 12, b.in(), b.out(), {0, 1, 2, 3}, o);
+  EXPECT_THAT(s.message(), HasSubstr("4 devices for 3 ranks (want 1 to N: "
+                                     "every device runs a rank)"));
+  s = dev::emulateOnDevices(c, 0, k, 12, b.in(), b.out(), {0, -2}, o);
+  EXPECT_THAT(s.message(), HasSubstr("device -2 is negative"));
+}
+
+TEST(LaunchLayoutTest, ADevicesLaunchIsThoseRanksOfTheWholeLayout) {
+  // Launch 0 of 2 devices on 5 ranks runs ranks 0, 2 and 4: their arenas,
+  // offsets in the launch aside, are the whole layout's.
+  PlanCollective c =
+      makeCollective(ringAllReduce(5, 1, 2), DataType::F32, ReduceOp::Sum);
+  dev::DeviceOptions o = options(1000, 16384);
+  dev::LaunchLayout all;
+  ASSERT_TRUE(dev::LaunchLayout::create(c, 0, 777, o, &all).ok());
+  std::vector<std::vector<int32_t>> dealt = dev::dealRanks(5, 2);
+  for (const std::vector<int32_t> &ranks : dealt) {
+    o.ranks = ranks;
+    dev::LaunchLayout part;
+    ASSERT_TRUE(dev::LaunchLayout::create(c, 0, 777, o, &part).ok());
+    EXPECT_EQ(part.key(), all.key());
+    EXPECT_EQ(part.launched(), ranks);
+    EXPECT_EQ(part.blockRank().size(), ranks.size() * 2);
+    std::vector<uint64_t> arenas = all.localArenas(1 << 20);
+    for (int32_t r = 0; r < 5; ++r) {
+      bool mine = std::find(ranks.begin(), ranks.end(), r) != ranks.end();
+      EXPECT_EQ(part.launches(r), mine) << r;
+      if (!mine)
+        continue;
+      std::vector<uint8_t> a, b;
+      ASSERT_TRUE(all.rankControlImage(r, arenas, &a).ok());
+      ASSERT_TRUE(part.rankControlImage(r, arenas, &b).ok());
+      EXPECT_EQ(a, b) << r;
+    }
+  }
 }
 
 TEST(LaunchLayoutTest, OneRanksLaunchIsThatRankOfTheWholeLayout) {
