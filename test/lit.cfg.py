@@ -59,5 +59,31 @@ _cuda_arch = _cuda_gpu_arch()
 if _cuda_arch:
     config.available_features.add("cuda-gpu")
 config.substitutions.append(("%cuda_arch", _cuda_arch or "sm_90"))
+
+# Two CUDA devices of which device 0 can access device 1's memory and back
+# (cuDeviceCanAccessPeer both ways): collc-run --devices 0,1
+# (test/tools/collc-run/cuda-devices-peer.test) requires it.
+def _cuda_peer_pair():
+    import ctypes
+    try:
+        cuda = ctypes.CDLL("libcuda.so.1")
+        count = ctypes.c_int(0)
+        if cuda.cuInit(0) != 0 or cuda.cuDeviceGetCount(ctypes.byref(count)) != 0:
+            return False
+        if count.value < 2:
+            return False
+        d0, d1 = ctypes.c_int(0), ctypes.c_int(0)
+        if cuda.cuDeviceGet(ctypes.byref(d0), 0) != 0 or cuda.cuDeviceGet(ctypes.byref(d1), 1) != 0:
+            return False
+        a, b = ctypes.c_int(0), ctypes.c_int(0)
+        if (cuda.cuDeviceCanAccessPeer(ctypes.byref(a), d0, d1) != 0 or
+                cuda.cuDeviceCanAccessPeer(ctypes.byref(b), d1, d0) != 0):
+            return False
+        return bool(a.value and b.value)
+    except (OSError, AttributeError):
+        return False
+
+if _cuda_arch and _cuda_peer_pair():
+    config.available_features.add("cuda-peer-gpus")
 if shutil.which("nvcc") or os.access("/usr/local/cuda/bin/nvcc", os.X_OK):
     config.available_features.add("nvcc")
