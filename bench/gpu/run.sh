@@ -11,8 +11,10 @@
 #  3. checks every collective and algorithm on 8 ranks of the GPU (outputs
 #     poisoned, inputs position-dependent, every element compared, at 1 MiB
 #     and at an odd size), the hand-written kernels for every element type
-#     and reduction, collc-run --backend cuda on the ring all_reduce, and
-#     the 2-rank ring all_reduce as 2 processes through CUDA IPC;
+#     and reduction, collc-run --backend cuda on the ring all_reduce (also
+#     as two launches of one process, --devices 0,0, and on GPUs 0 and 1
+#     where there are two), and the 2-rank ring all_reduce as 2 processes
+#     through CUDA IPC;
 #  4. times the copy, reduce and send/recv primitives with 16, 32 and 132
 #     CTAs against the copy rate, all_reduce of 256 MiB bf16 per rank (and
 #     torch doing the same, when python3 has torch), all_reduce of 8 KiB
@@ -174,6 +176,31 @@ collc_run_cuda() {
 export BUILD
 export -f collc_run_cuda
 step collc-run-cuda 30 80 collc_run_cuda || failed=1
+
+# Several GPUs in one process (docs/gpu-runtime.md, "Several GPUs in one
+# process"): the same ring all_reduce with --devices 0,0 (two launches of
+# this process on this GPU: every path but peer access), and, where there
+# are two GPUs or more, --devices 0,1 (peer access between them). With one
+# GPU the two launches' kernels share it: the times mean nothing.
+collc_run_devices() {
+  local row name plan gpus rc=0
+  row=$(awk -F'\t' '$2 == "all_reduce" && $3 == "ring" { print; exit }' "$PREP/manifest.tsv")
+  [ -n "$row" ] || { echo "no all_reduce ring in the manifest"; return 1; }
+  name=$(cut -f1 <<< "$row"); plan=$(cut -f4 <<< "$row")
+  local args=("$PREP/$plan" --backend cuda --kernels "$OUT/kernels/$name.fatbin"
+              --ranks 8 --check --bytes 4K:1M:16 --iters 2 --warmup 1 --timeout 20)
+  "$BUILD/bin/collc-run" "${args[@]}" --devices 0,0 || rc=1
+  gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU ')
+  if [ "${gpus:-0}" -ge 2 ]; then
+    "$BUILD/bin/collc-run" "${args[@]}" --devices 0,1 || rc=1
+  else
+    echo "# --devices 0,1 not run: ${gpus:-0} GPU(s) listed by nvidia-smi"
+  fi
+  return $rc
+}
+export -f collc_run_devices
+step collc-run-devices 30 75 collc_run_devices || failed=1
+cp "$OUT/logs/collc-run-devices.log" "$OUT/collc-run-devices.txt"
 
 # One process per rank (docs/gpu-runtime.md, "One process per rank"): the
 # 2-rank ring all_reduce as 2 processes on this GPU (mpirun -np 2 where
