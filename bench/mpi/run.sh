@@ -15,7 +15,9 @@
 # each pair $REPEAT times (3), alternating collc-run and MPI, keeping each
 # tool's best busbw (a shared machine's load only ever slows a run down);
 # then prints a Markdown table per collective and process count: size,
-# collc's algorithm, collc's best busbw, MPI's best busbw and their ratio.
+# collc's algorithm, collc's best busbw, MPI's best busbw and their ratio;
+# at the end, how many points from 1 MiB up meet issue 5's target (collc's
+# busbw at least Open MPI's) and which miss.
 # Both tools time each call and report the mean of the slowest rank
 # (docs/collc-run.md).
 # BUILD_DIR (default build) must hold bin/collc, bin/collc-run and
@@ -104,6 +106,34 @@ for n in $PROCS; do
       echo "| $s | $algorithm (k=$chunks) | $cb | $mb | $ratio |"
     done
   done
-done
+done | tee "$work/tables.md"
 echo
 echo "# load average at the end: $(cut -d' ' -f1-3 /proc/loadavg), $(date -u +%Y-%m-%dT%H:%MZ)"
+# The target (issue 5): collc's busbw at least Open MPI's from 1 MiB up.
+python3 - "$work/tables.md" <<'EOF'
+import re, sys
+met = total = 0
+misses = []
+table = None
+for line in open(sys.argv[1]):
+    m = re.match(r"### (\S+), (\d+) processes", line)
+    if m:
+        table = f"{m.group(1)} {m.group(2)}"
+        continue
+    m = re.match(r"\| (\d+)([KM]) \| ([^|]+) \| ([\d.]+) \| ([\d.]+) \|", line)
+    if not m or not table:
+        continue
+    size = int(m.group(1)) * (1024 if m.group(2) == "K" else 1048576)
+    if size < 1048576:
+        continue
+    total += 1
+    collc, mpi = float(m.group(4)), float(m.group(5))
+    if mpi > 0 and collc >= mpi:
+        met += 1
+    else:
+        ratio = collc / mpi if mpi > 0 else 0
+        misses.append(f"{table}p {m.group(1)}{m.group(2)} ({ratio:.2f}x)")
+print(f"# target, collc >= Open MPI from 1 MiB up: met at {met} of {total} points")
+if misses:
+    print("# missed: " + ", ".join(misses))
+EOF

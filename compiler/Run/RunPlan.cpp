@@ -184,9 +184,10 @@ bool runPlanInProcess(const collrt::Plan &plan, const RunPlanOptions &options,
   char line[256];
   std::snprintf(line, sizeof line,
                 "run: %d ranks as threads on the CPU executor (in-process "
-                "transport, slot bytes %s, watchdog %.0f s); every output "
-                "element checked\n",
+                "transport, slot bytes %s, channel threads %d per rank, "
+                "watchdog %.0f s); every output element checked\n",
                 plan.worldSize, bytesText(double(options.slotBytes)).c_str(),
+                comms.empty() ? 0 : comms[0]->channelThreads(),
                 options.timeoutSeconds);
   out += line;
   bool ok = true;
