@@ -127,40 +127,9 @@ TEST(ChannelPoolTest, TheCallerWaitsForTheSlowestTask) {
   releaser.join();
 }
 
-/// Runs collective 0 of `plan` on in-process ranks through runCollective,
-/// each rank with its own ExecutorState and `channelThreads` threads for
-/// its channels (by default one per channel, at most 64).
-struct World {
-  explicit World(int32_t n, int32_t channelThreads = 64)
-      : fabric(createInProcessFabric(n)), states(n),
-        channelThreads(channelThreads) {
-    for (int32_t r = 0; r < n; ++r)
-      transports.push_back(createInProcessTransport(fabric, r));
-  }
-  std::vector<Status> run(const Plan &plan, int64_t count,
-                          WorldBuffers &buffers, double timeout = 30) {
-    std::vector<Status> statuses(transports.size());
-    std::vector<std::thread> threads;
-    for (size_t r = 0; r < transports.size(); ++r)
-      threads.emplace_back([&, r] {
-        exec::RunRequest request;
-        request.collective = &plan.collectives[0];
-        request.sendbuf = buffers.inputs[r].data();
-        request.recvbuf = buffers.outputs[r].data();
-        request.count = count;
-        request.deadline = Deadline::after(timeout);
-        request.timeoutSeconds = timeout;
-        request.channelThreads = channelThreads;
-        statuses[r] = exec::runCollective(*transports[r], states[r], request);
-      });
-    for (auto &t : threads)
-      t.join();
-    return statuses;
-  }
-  std::shared_ptr<InProcessFabric> fabric;
-  std::vector<std::unique_ptr<Transport>> transports;
-  std::vector<exec::ExecutorState> states;
-  int32_t channelThreads;
+/// A thread per channel (at most 64).
+struct World : ExecutorWorld {
+  explicit World(int32_t n) : ExecutorWorld(n, 64) {}
 };
 
 TEST(ChannelPoolTest, RunsOfAMultiChannelScheduleReuseTheThreads) {
@@ -203,17 +172,7 @@ TEST(ChannelPoolTest, RunsOfAMultiChannelScheduleReuseTheThreads) {
 TEST(ChannelPoolTest, ARunThatTimesOutJoinsItsThreads) {
   // Both ranks receive first on channel 0; channels 1 and 2 wait for it:
   // the watchdog stops the run, and the pool's threads are joined.
-  collc::sched::Program p =
-      emptyProgram(collc::sched::Collective::AllReduce, 2, 2, 0, 3);
-  for (int32_t r = 0; r < 2; ++r) {
-    append(p, r, 0, recvFrom(1 - r, out(0), 0));
-    append(p, r, 0, sendTo(1 - r, in(0), 1));
-    append(p, r, 1, copyTo(in(1), out(1), 2));
-    dependOn(p, r, 1, 0, 0, 0);
-    append(p, r, 2, copyTo(in(1), out(1), 2));
-    dependOn(p, r, 2, 0, 0, 0);
-  }
-  Plan plan = makePlan(p, DataType::F32, ReduceOp::Sum);
+  Plan plan = makePlan(stuckOnChannel0(), DataType::F32, ReduceOp::Sum);
   size_t before = processThreads();
   {
     World world(2);

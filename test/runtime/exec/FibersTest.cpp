@@ -129,36 +129,16 @@ TEST(FibersTest, FramesAndFloatingPointSurviveSwitches) {
 }
 
 /// Runs collective 0 of `plan` on in-process ranks with `threads` channel
-/// threads each.
+/// threads each; with one, no rank starts a pool thread.
 std::vector<Status> runWithThreads(const Plan &plan, int64_t count,
                                    WorldBuffers &buffers, int32_t threads,
                                    double timeout = 30) {
-  int32_t n = plan.worldSize;
-  auto fabric = createInProcessFabric(n);
-  std::vector<std::unique_ptr<Transport>> transports;
-  for (int32_t r = 0; r < n; ++r)
-    transports.push_back(createInProcessTransport(fabric, r));
-  std::vector<exec::ExecutorState> states{size_t(n)};
-  std::vector<Status> statuses{size_t(n)};
-  std::vector<std::thread> ranks;
-  for (int32_t r = 0; r < n; ++r)
-    ranks.emplace_back([&, r] {
-      exec::RunRequest request;
-      request.collective = &plan.collectives[0];
-      request.sendbuf = buffers.inputs[size_t(r)].data();
-      request.recvbuf = buffers.outputs[size_t(r)].data();
-      request.count = count;
-      request.deadline = Deadline::after(timeout);
-      request.timeoutSeconds = timeout;
-      request.channelThreads = threads;
-      statuses[size_t(r)] = exec::runCollective(*transports[size_t(r)],
-                                                states[size_t(r)], request);
-      if (threads == 1) {
-        EXPECT_EQ(states[size_t(r)].pool.size(), 0u);
-      }
-    });
-  for (auto &t : ranks)
-    t.join();
+  ExecutorWorld world(plan.worldSize, threads);
+  std::vector<Status> statuses = world.run(plan, count, buffers, timeout);
+  if (threads == 1) {
+    for (const exec::ExecutorState &state : world.states)
+      EXPECT_EQ(state.pool.threadsStarted(), 0u);
+  }
   return statuses;
 }
 
@@ -200,17 +180,7 @@ TEST(FibersTest, ChannelsWaitingForEachOtherOnOneThread) {
 
 TEST(FibersTest, AStuckScheduleOnOneThreadTimesOutWithTheReport) {
   // Both ranks receive first on channel 0; channels 1 and 2 wait for it.
-  collc::sched::Program p =
-      emptyProgram(collc::sched::Collective::AllReduce, 2, 2, 0, 3);
-  for (int32_t r = 0; r < 2; ++r) {
-    append(p, r, 0, recvFrom(1 - r, out(0), 0));
-    append(p, r, 0, sendTo(1 - r, in(0), 1));
-    append(p, r, 1, copyTo(in(1), out(1), 2));
-    dependOn(p, r, 1, 0, 0, 0);
-    append(p, r, 2, copyTo(in(1), out(1), 2));
-    dependOn(p, r, 2, 0, 0, 0);
-  }
-  Plan plan = makePlan(p, DataType::F32, ReduceOp::Sum);
+  Plan plan = makePlan(stuckOnChannel0(), DataType::F32, ReduceOp::Sum);
   WorldBuffers buffers = makeBuffers(plan, 64);
   std::vector<Status> statuses = runWithThreads(plan, 64, buffers, 1, 0.3);
   bool timedOut = false;

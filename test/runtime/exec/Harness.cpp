@@ -408,5 +408,33 @@ std::string runAndCheck(const Plan &plan, int64_t count,
   return checkWorld(plan, count, buffers);
 }
 
+ExecutorWorld::ExecutorWorld(int32_t n, int32_t channelThreads)
+    : fabric(createInProcessFabric(n)), states(size_t(n)),
+      channelThreads(channelThreads) {
+  for (int32_t r = 0; r < n; ++r)
+    transports.push_back(createInProcessTransport(fabric, r));
+}
+
+std::vector<Status> ExecutorWorld::run(const Plan &plan, int64_t count,
+                                       WorldBuffers &buffers, double timeout) {
+  std::vector<Status> statuses(transports.size());
+  std::vector<std::thread> threads;
+  for (size_t r = 0; r < transports.size(); ++r)
+    threads.emplace_back([&, r] {
+      exec::RunRequest request;
+      request.collective = &plan.collectives[0];
+      request.sendbuf = buffers.inputs[r].data();
+      request.recvbuf = buffers.outputs[r].data();
+      request.count = count;
+      request.deadline = Deadline::after(timeout);
+      request.timeoutSeconds = timeout;
+      request.channelThreads = channelThreads;
+      statuses[r] = exec::runCollective(*transports[r], states[r], request);
+    });
+  for (auto &t : threads)
+    t.join();
+  return statuses;
+}
+
 } // namespace testing
 } // namespace collrt

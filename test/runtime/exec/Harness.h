@@ -10,7 +10,9 @@
 #ifndef COLLRT_TEST_EXEC_HARNESS_H
 #define COLLRT_TEST_EXEC_HARNESS_H
 
+#include "collrt/Transport.h"
 #include "collrt/collrt.h"
+#include "runtime/exec/Executor.h"
 
 #include <cstdint>
 #include <memory>
@@ -59,6 +61,20 @@ std::string checkWorld(const Plan &plan, int64_t count,
 /// success, else what went wrong.
 std::string runAndCheck(const Plan &plan, int64_t count,
                         const CommOptions &options = CommOptions());
+
+/// In-process ranks that run collective 0 of a plan straight through
+/// exec::runCollective, each with its own ExecutorState (kept across runs)
+/// and `channelThreads` threads for its channels.
+struct ExecutorWorld {
+  ExecutorWorld(int32_t n, int32_t channelThreads);
+  /// One run on every rank at once (a thread each); statuses by rank.
+  std::vector<Status> run(const Plan &plan, int64_t count,
+                          WorldBuffers &buffers, double timeout = 30);
+  std::shared_ptr<InProcessFabric> fabric;
+  std::vector<std::unique_ptr<Transport>> transports;
+  std::vector<exec::ExecutorState> states;
+  int32_t channelThreads;
+};
 
 /// The element value f(rank, index) of an input (exact in `dtype`).
 double inputValue(DataType dtype, ReduceOp op, bool reducing, int32_t rank,

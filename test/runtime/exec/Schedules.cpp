@@ -77,6 +77,19 @@ Program ringAllReduce(int32_t n, uint32_t segmentChunks, uint32_t channels) {
   return p;
 }
 
+Program stuckOnChannel0() {
+  Program p = emptyProgram(Collective::AllReduce, 2, 2, 0, 3);
+  for (int32_t r = 0; r < 2; ++r) {
+    append(p, r, 0, recvFrom(1 - r, out(0), 0));
+    append(p, r, 0, sendTo(1 - r, in(0), 1));
+    append(p, r, 1, copyTo(in(1), out(1), 2));
+    dependOn(p, r, 1, 0, 0, 0);
+    append(p, r, 2, copyTo(in(1), out(1), 2));
+    dependOn(p, r, 2, 0, 0, 0);
+  }
+  return p;
+}
+
 Program directAllToAll(int32_t n, uint32_t k) {
   Program p = emptyProgram(Collective::AllToAll, n, k);
   p.algorithm = "direct";

@@ -74,6 +74,12 @@ void dependOn(Program &program, int32_t rank, uint32_t channel, uint32_t index,
 /// recv).
 Program ringAllReduce(int32_t n, uint32_t segmentChunks, uint32_t channels);
 
+/// An all_reduce on 2 ranks that never finishes: both ranks receive first
+/// on channel 0 (each waits for the other's send, which follows its recv);
+/// channels 1 and 2 copy input[1] to output[1] at step 2 after channel 0's
+/// first instruction.
+Program stuckOnChannel0();
+
 /// Direct all-to-all: copy the own part, send every other part, receive
 /// every other part (one message of k chunks each).
 Program directAllToAll(int32_t n, uint32_t k);
