@@ -8,7 +8,12 @@
 #include "mlir/IR/BuiltinAttributes.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
+#include <condition_variable>
+#include <deque>
+#include <memory>
+#include <mutex>
 #include <set>
+#include <thread>
 
 namespace collc {
 
@@ -113,6 +118,186 @@ static std::string whyText(const SelectionRecord &record) {
   return why;
 }
 
+/// One expanded candidate waiting for its simulation.
+struct Selector::SimJob {
+  size_t tried = 0; ///< its entry in SelectionRecord::tried
+  sched::Program program;
+  enum State { Waiting, Running, Done, Pruned } state = Waiting;
+  sim::SimResult result;
+};
+
+/// Simulates the candidates of one selection in order, deciding each
+/// (pruned, or simulated and counted) exactly as one thread would: helper
+/// threads only simulate ahead the candidates that come next, and a result
+/// is used only when its candidate is not pruned by the time its turn
+/// comes. At most `helpers` + 1 expanded programs are held at once.
+class Selector::InOrderSimulation {
+public:
+  InOrderSimulation(Selector &selector, SelectionRecord &record,
+                    const lowering::LoweredCollective &lowered,
+                    const sim::SimOptions &simOptions)
+      : selector(selector), record(record), lowered(lowered),
+        simOptions(simOptions) {
+    unsigned threads = selector.options.threads;
+    if (threads == 0)
+      threads = std::min(8u, std::max(1u, std::thread::hardware_concurrency()));
+    helpers = threads - 1;
+    if (simOptions.routes)
+      while (selector.workerRoutes.size() < helpers)
+        selector.workerRoutes.push_back(
+            std::make_shared<RouteMemo>(selector.topology));
+  }
+  ~InOrderSimulation() { finish(); }
+
+  /// Queues an expanded candidate (its entry of record.tried), deciding
+  /// earlier ones once more than `helpers` wait.
+  void add(size_t tried, sched::Program program) {
+    auto job = std::make_unique<SimJob>();
+    job->tried = tried;
+    job->program = std::move(program);
+    if (helpers > 0) {
+      std::lock_guard<std::mutex> lock(mutex);
+      waiting.push_back(job.get());
+      if (pool.size() < helpers && pool.size() < waiting.size())
+        pool.emplace_back([this, h = pool.size()] { help(h); });
+      started.notify_one();
+    }
+    undecided.push_back(std::move(job));
+    while (undecided.size() > helpers)
+      decideOldest();
+  }
+
+  /// Decides every candidate left and stops the helpers; removes the
+  /// pruned candidates from record.tried.
+  void finish() {
+    while (!undecided.empty())
+      decideOldest();
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      closing = true;
+    }
+    started.notify_all();
+    for (std::thread &t : pool)
+      t.join();
+    pool.clear();
+    if (pruned.empty())
+      return;
+    std::vector<Candidate> tried;
+    for (size_t i = 0; i < record.tried.size(); ++i)
+      if (!pruned.count(i))
+        tried.push_back(std::move(record.tried[i]));
+    record.tried = std::move(tried);
+    pruned.clear();
+  }
+
+private:
+  void help(size_t h) {
+    sim::SimOptions o = simOptions;
+    if (o.routes)
+      o.routes = selector.workerRoutes[h];
+    std::unique_lock<std::mutex> lock(mutex);
+    for (;;) {
+      started.wait(lock, [&] { return closing || !waiting.empty(); });
+      if (waiting.empty())
+        return;
+      SimJob &job = *waiting.front();
+      waiting.pop_front();
+      job.state = SimJob::Running;
+      lock.unlock();
+      sim::SimResult result =
+          simulateLowered(job.program, lowered, selector.topology, o);
+      lock.lock();
+      job.result = std::move(result);
+      job.state = SimJob::Done;
+      finished.notify_all();
+    }
+  }
+
+  void decideOldest() {
+    std::unique_ptr<SimJob> jobPtr = std::move(undecided.front());
+    undecided.pop_front();
+    SimJob &job = *jobPtr;
+    Candidate &candidate = record.tried[job.tried];
+    const lowering::Algorithm *algorithm = candidate.algorithm;
+    // A candidate that cannot beat the best so far is not simulated (a
+    // user's algorithm always is: its failures must be reported).
+    // Nor one that could not even be the runner-up: the report's
+    // runner-up stays the true one.
+    if (selector.options.prune && algorithm->builtin && !bestOf.empty()) {
+      const lowering::Algorithm *bestAlgorithm = nullptr;
+      double best = -1, second = -1;
+      for (auto [a, t] : bestOf)
+        if (best < 0 || t < best)
+          best = t, bestAlgorithm = a;
+      for (auto [a, t] : bestOf)
+        if (a != bestAlgorithm && (second < 0 || t < second))
+          second = t;
+      double bound =
+          quickLowerBound(job.program, lowered, selector.topology, simOptions);
+      if (bound >= best &&
+          (algorithm == bestAlgorithm || (second >= 0 && bound >= second))) {
+        ++record.pruned;
+        pruned.insert(job.tried);
+        // A helper that already runs it finishes in vain; wait for it,
+        // since it reads the program.
+        if (helpers > 0) {
+          std::unique_lock<std::mutex> lock(mutex);
+          if (job.state == SimJob::Waiting) {
+            waiting.pop_front(); // the oldest undecided is first in line
+            job.state = SimJob::Pruned;
+          } else {
+            finished.wait(lock, [&] { return job.state == SimJob::Done; });
+          }
+        }
+        return;
+      }
+    }
+    bool mine = true;
+    if (helpers > 0) {
+      std::unique_lock<std::mutex> lock(mutex);
+      if (job.state == SimJob::Waiting) {
+        waiting.pop_front();
+        job.state = SimJob::Running;
+      } else {
+        mine = false;
+        finished.wait(lock, [&] { return job.state == SimJob::Done; });
+      }
+    }
+    if (mine)
+      job.result =
+          simulateLowered(job.program, lowered, selector.topology, simOptions);
+    const sim::SimResult &result = job.result;
+    if (!result.error.empty()) {
+      candidate.error = result.error;
+      if (!algorithm->builtin)
+        for (const sched::VerifyError &e :
+             sched::verifyProgram(job.program, sched::VerifyOptions()).errors)
+          candidate.verifierMessages.push_back(e.message);
+    } else {
+      candidate.seconds = result.totalTime;
+      auto [it, fresh] = bestOf.try_emplace(algorithm, candidate.seconds);
+      if (!fresh)
+        it->second = std::min(it->second, candidate.seconds);
+    }
+  }
+
+  Selector &selector;
+  SelectionRecord &record;
+  const lowering::LoweredCollective &lowered;
+  const sim::SimOptions &simOptions;
+  size_t helpers = 0;
+  /// The best simulated time of every algorithm so far.
+  std::map<const lowering::Algorithm *, double> bestOf;
+  std::set<size_t> pruned; ///< entries of record.tried
+  std::deque<std::unique_ptr<SimJob>> undecided;
+
+  std::mutex mutex; ///< guards the rest and every job's state and result
+  std::condition_variable started, finished;
+  std::deque<SimJob *> waiting; ///< not started yet, in order
+  bool closing = false;
+  std::vector<std::thread> pool;
+};
+
 std::optional<lowering::Choice>
 Selector::choose(const lowering::LoweredCollective &lowered,
                  llvm::ArrayRef<const lowering::Algorithm *> candidates,
@@ -154,8 +339,9 @@ Selector::choose(const lowering::LoweredCollective &lowered,
   sim::SimOptions simOptions = options.simulation;
   simOptions.recordTimeline = false;
   simOptions.recordLinkLoad = false;
-  // The best simulated time of every algorithm so far.
-  std::map<const lowering::Algorithm *, double> bestOf;
+  // The expanded candidates are simulated (or ruled out) in the order of
+  // record.tried.
+  InOrderSimulation simulation(*this, record, lowered, simOptions);
   for (const lowering::Algorithm *algorithm : candidates) {
     // A schedule written for a fixed chunk count (the explicit form) is
     // tried with that count only.
@@ -225,43 +411,11 @@ Selector::choose(const lowering::LoweredCollective &lowered,
         first = *program;
       else if (scaledCopy(*program, *first))
         continue;
-      // A candidate that cannot beat the best so far is not simulated (a
-      // user's algorithm always is: its failures must be reported).
-      // Nor one that could not even be the runner-up: the report's
-      // runner-up stays the true one.
-      if (algorithm->builtin && !bestOf.empty()) {
-        const lowering::Algorithm *bestAlgorithm = nullptr;
-        double best = -1, second = -1;
-        for (auto [a, t] : bestOf)
-          if (best < 0 || t < best)
-            best = t, bestAlgorithm = a;
-        for (auto [a, t] : bestOf)
-          if (a != bestAlgorithm && (second < 0 || t < second))
-            second = t;
-        double bound = quickLowerBound(*program, lowered, topology, simOptions);
-        if (bound >= best &&
-            (algorithm == bestAlgorithm || (second >= 0 && bound >= second))) {
-          ++record.pruned;
-          continue;
-        }
-      }
-      sim::SimResult result =
-          simulateLowered(*program, lowered, topology, simOptions);
-      if (!result.error.empty()) {
-        candidate.error = result.error;
-        if (!algorithm->builtin)
-          for (const sched::VerifyError &e :
-               sched::verifyProgram(*program, sched::VerifyOptions()).errors)
-            candidate.verifierMessages.push_back(e.message);
-      } else {
-        candidate.seconds = result.totalTime;
-        auto [it, fresh] = bestOf.try_emplace(algorithm, candidate.seconds);
-        if (!fresh)
-          it->second = std::min(it->second, candidate.seconds);
-      }
       record.tried.push_back(candidate);
+      simulation.add(record.tried.size() - 1, std::move(*program));
     }
   }
+  simulation.finish();
   // A researcher's algorithm that cannot run is an error, never silently
   // passed over (built-ins are verified by the test suite).
   std::set<const lowering::Algorithm *> reported;

@@ -14,6 +14,7 @@
 #include "lowering/CollToSched/LowerCollectives.h"
 
 #include <map>
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -48,6 +49,19 @@ struct SelectOptions {
   /// Chunks per algorithm unit to try when --chunks does not fix them.
   std::vector<unsigned> chunkCounts = {1, 2, 4, 8, 16};
   sim::SimOptions simulation;
+  /// Whether candidates whose quickLowerBound shows they can be neither the
+  /// fastest nor the runner-up are skipped (collc --select-prune). The
+  /// choice, the runner-up and every predicted time are the same either
+  /// way; only SelectionRecord::pruned and the count of simulated
+  /// candidates differ.
+  bool prune = true;
+  /// Threads that simulate candidates (collc --select-threads): 0, the
+  /// host's cores (at most 8); 1, none besides the caller. Candidates are
+  /// still decided in order, exactly as with one thread: other threads only
+  /// simulate ahead the candidates that come next, and a result is used
+  /// only when the candidate is not pruned by then. The answer never
+  /// depends on the thread count or timing.
+  unsigned threads = 0;
 };
 
 class Selector {
@@ -76,12 +90,18 @@ public:
   const SelectionRecord *record(mlir::Operation *op) const;
 
 private:
+  struct SimJob;
+  class InOrderSimulation;
+
   const topo::Topology &topology;
   SelectOptions options;
   std::map<mlir::Operation *, SelectionRecord> records;
   /// Collectives with the same kind, group, sizes, candidates and chunk
   /// choice get the same answer: simulated once.
   std::map<std::string, SelectionRecord> memo;
+  /// The routes of each simulating thread but the caller's (which uses
+  /// options.simulation.routes): a RouteMemo is not shared across threads.
+  std::vector<std::shared_ptr<RouteMemo>> workerRoutes;
   bool userFailure = false;
 };
 

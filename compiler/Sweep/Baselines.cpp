@@ -98,6 +98,12 @@ BaselineResult runBaseline(const BaselineSpec &spec,
         sched::expandSchedule(algorithm->schedule, expand);
     if (mlir::failed(program))
       continue;
+    // A count whose cheap lower bound (Select.h) is no better than the
+    // best time so far cannot replace it: not simulated.
+    if (options.prune && result.seconds >= 0 &&
+        quickLowerBound(*program, lowered, topology, simOptions) >=
+            result.seconds)
+      continue;
     sim::SimResult sim =
         simulateLowered(*program, lowered, topology, simOptions);
     if (!sim.ok()) {

@@ -51,8 +51,15 @@ RaceCheck::RaceCheck(const Program &program, const VerifyOptions &options,
       for (const Instruction &instruction : channel.instructions)
         for (uint32_t d = 0; d < instruction.depCount; ++d) {
           const Dependency &dep = rank.dependencies[instruction.depBegin + d];
-          ++targets[streams.id(streams.stream(r, dep.channel), dep.instruction)]
-                .waiting;
+          if (targetOf.empty())
+            targetOf.assign(streams.instructionCount(), kNone);
+          uint32_t &slot = targetOf[streams.id(streams.stream(r, dep.channel),
+                                               dep.instruction)];
+          if (slot == kNone) {
+            slot = uint32_t(targets.size());
+            targets.emplace_back();
+          }
+          ++targets[slot].waiting;
         }
   }
 
@@ -164,6 +171,7 @@ void RaceCheck::stopIfTooLarge() {
   streamClock = {};
   messages = {};
   targets = {};
+  targetOf = {};
   history = {};
   sharedReads = {};
 }
@@ -177,11 +185,11 @@ void RaceCheck::execute(uint32_t stream, uint32_t index, uint32_t recvEntry,
   const RankProgram &rankProgram = program.ranks[rank];
   for (uint32_t d = 0; d < instruction.depCount; ++d) {
     const Dependency &dep = rankProgram.dependencies[instruction.depBegin + d];
-    auto target = targets.find(
-        streams.id(streams.stream(rank, dep.channel), dep.instruction));
-    join(stream, target->second.snapshot);
-    if (--target->second.waiting == 0)
-      clocks->release(target->second.snapshot.block);
+    DependencyTarget &target = targets[targetOf[streams.id(
+        streams.stream(rank, dep.channel), dep.instruction)]];
+    join(stream, target.snapshot);
+    if (--target.waiting == 0)
+      clocks->release(target.snapshot.block);
   }
   if (recvEntry != ConnectionTable::kNone) {
     join(stream, messages[recvEntry]);
@@ -213,9 +221,9 @@ void RaceCheck::execute(uint32_t stream, uint32_t index, uint32_t recvEntry,
   if (sendEntry != ConnectionTable::kNone)
     messages[sendEntry] = snapshot(stream, index + 1);
   if (!targets.empty()) {
-    auto target = targets.find(streams.id(stream, index));
-    if (target != targets.end())
-      target->second.snapshot = snapshot(stream, index + 1);
+    uint32_t target = targetOf[streams.id(stream, index)];
+    if (target != kNone)
+      targets[target].snapshot = snapshot(stream, index + 1);
   }
   stopIfTooLarge();
 }

@@ -118,7 +118,10 @@ private:
   std::vector<uint32_t> component;           ///< per stream (RaceCandidates)
   std::vector<ClockPool::Block> streamClock; ///< per stream
   std::vector<Snapshot> messages;            ///< per ConnectionTable::sends
-  std::unordered_map<uint32_t, DependencyTarget> targets; ///< by id
+  /// The instructions that others depend on; targetOf: per instruction id,
+  /// its entry, or kNone.
+  std::vector<DependencyTarget> targets;
+  std::vector<uint32_t> targetOf;
 
   size_t perRank = 0;
   size_t bufferOffset[3] = {0, 0, 0};

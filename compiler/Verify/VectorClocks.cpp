@@ -7,7 +7,48 @@
 namespace collc {
 namespace sched {
 
-ClockPool::Block ClockPool::copyOf(Block from) {
+/// Whether some theirs[c] > mine[c], c in [begin, end). Branch-free within
+/// blocks (so that the compiler vectorizes it), stopping after the first
+/// block that has one.
+static bool anyGreater(const uint32_t *mine, const uint32_t *theirs,
+                       uint32_t begin, uint32_t end) {
+  constexpr uint32_t kBlock = 64;
+  uint32_t c = begin;
+  for (; c + kBlock <= end; c += kBlock) {
+    uint32_t greater = 0;
+    for (uint32_t i = 0; i < kBlock; ++i)
+      greater |= uint32_t(theirs[c + i] > mine[c + i]);
+    if (greater)
+      return true;
+  }
+  uint32_t greater = 0;
+  for (; c < end; ++c)
+    greater |= uint32_t(theirs[c] > mine[c]);
+  return greater != 0;
+}
+
+/// mine[c] = max(mine[c], theirs[c]) for c in [begin, end); whether any
+/// grew.
+static bool maxInto(uint32_t *__restrict mine,
+                    const uint32_t *__restrict theirs, uint32_t begin,
+                    uint32_t end) {
+  uint32_t grew = 0;
+  for (uint32_t c = begin; c < end; ++c) {
+    grew |= uint32_t(theirs[c] > mine[c]);
+    mine[c] = theirs[c] > mine[c] ? theirs[c] : mine[c];
+  }
+  return grew != 0;
+}
+
+/// to[c] = max(from[c], theirs[c]) for c in [begin, end).
+static void maxOf(uint32_t *__restrict to, const uint32_t *__restrict from,
+                  const uint32_t *__restrict theirs, uint32_t begin,
+                  uint32_t end) {
+  for (uint32_t c = begin; c < end; ++c)
+    to[c] = theirs[c] > from[c] ? theirs[c] : from[c];
+}
+
+ClockPool::Block ClockPool::allocate() {
   Block block;
   if (!freeBlocks.empty()) {
     block = freeBlocks.back();
@@ -18,39 +59,64 @@ ClockPool::Block ClockPool::copyOf(Block from) {
     values.resize(values.size() + width);
   }
   refs[block] = 1;
-  std::memcpy(&values[size_t(block) * width], &values[size_t(from) * width],
-              width * sizeof(uint32_t));
   return block;
 }
 
 bool ClockPool::join(Block *block, Block other, uint32_t skip, uint32_t extra,
                      uint32_t extraValue) {
-  // Look before writing: most joins of a collective bring news, but those
-  // that do not must not copy a shared block.
-  bool grows =
+  // Every component but `skip` counts: the ranges below and above it.
+  uint32_t below = std::min(skip, width);
+  uint32_t above = skip < width ? skip + 1 : width;
+  bool extraGrows =
       extra != UINT32_MAX && extra != skip && extraValue > get(*block, extra);
-  if (!grows && other != *block) {
+  bool grows = extraGrows;
+  if (other == *block) {
+    // Nothing to take from `other`; a shared block is copied before the
+    // extra component is written.
+    if (!grows)
+      return false;
+    if (*block == kZero || refs[*block] > 1) {
+      Block copy = allocate();
+      std::memcpy(&values[size_t(copy) * width],
+                  &values[size_t(*block) * width], width * sizeof(uint32_t));
+      release(*block);
+      *block = copy;
+    }
+  } else if (*block != kZero && refs[*block] == 1) {
+    // Held by the caller alone: join in place, in one pass.
+    grows |= maxInto(&values[size_t(*block) * width],
+                     &values[size_t(other) * width], 0, below);
+    grows |= maxInto(&values[size_t(*block) * width],
+                     &values[size_t(other) * width], above, width);
+  } else {
+    // Shared (or kZero): look before writing, so that a join that brings
+    // no news does not copy the block; else write the join into a new one.
+    if (!grows) {
+      const uint32_t *mine = &values[size_t(*block) * width];
+      const uint32_t *theirs = &values[size_t(other) * width];
+      grows = anyGreater(mine, theirs, 0, below) ||
+              anyGreater(mine, theirs, above, width);
+    }
+    if (!grows)
+      return false;
+    Block joined = allocate();
+    // allocate may have moved `values`: take the pointers now.
+    uint32_t *to = &values[size_t(joined) * width];
     const uint32_t *mine = &values[size_t(*block) * width];
     const uint32_t *theirs = &values[size_t(other) * width];
-    for (uint32_t c = 0; c < width && !grows; ++c)
-      grows = c != skip && theirs[c] > mine[c];
+    maxOf(to, mine, theirs, 0, below);
+    maxOf(to, mine, theirs, above, width);
+    if (below < width)
+      to[below] = mine[below];
+    release(*block);
+    *block = joined;
   }
   if (!grows)
     return false;
-  if (*block == kZero || refs[*block] > 1) {
-    Block copy = copyOf(*block);
-    release(*block);
-    *block = copy;
+  if (extraGrows) {
+    uint32_t &value = values[size_t(*block) * width + extra];
+    value = std::max(value, extraValue);
   }
-  // copyOf may have moved `values`: take the pointers now.
-  uint32_t *mine = &values[size_t(*block) * width];
-  const uint32_t *theirs = &values[size_t(other) * width];
-  if (other != *block)
-    for (uint32_t c = 0; c < width; ++c)
-      if (c != skip)
-        mine[c] = std::max(mine[c], theirs[c]);
-  if (extra != UINT32_MAX && extra != skip)
-    mine[extra] = std::max(mine[extra], extraValue);
   return true;
 }
 

@@ -52,8 +52,8 @@ public:
   uint64_t bytes() const { return uint64_t(values.size()) * sizeof(uint32_t); }
 
 private:
-  /// A block holding a copy of `from`, referenced once.
-  Block copyOf(Block from);
+  /// A block (contents undefined), referenced once.
+  Block allocate();
 
   uint32_t width;
   std::vector<uint32_t> values; ///< width per block

@@ -160,6 +160,21 @@ static cl::opt<unsigned> maxRaceStreams(
     cl::value_desc("N"), cl::init(sched::VerifyOptions().maxRaceStreams),
     cl::cat(collcCategory));
 
+static cl::opt<bool> selectPrune(
+    "select-prune",
+    cl::desc("Skip candidates whose cheap lower bound shows they can be "
+             "neither the fastest nor the runner-up (default on; the choice "
+             "and every predicted time are the same off, only the count of "
+             "simulated candidates differs)"),
+    cl::init(true), cl::cat(collcCategory));
+
+static cl::opt<unsigned> selectThreads(
+    "select-threads",
+    cl::desc("Threads that simulate selection's candidates (default 0: the "
+             "host's cores, at most 8; 1: only the main thread). The answer "
+             "never depends on it"),
+    cl::value_desc("N"), cl::init(0), cl::cat(collcCategory));
+
 static cl::list<std::string> algoFiles(
     "algo-file",
     cl::desc("Add the sched.schedule algorithms of FILE to the library; "
@@ -866,6 +881,8 @@ static int run() {
   compileOptions.maxRaceStreams = maxRaceStreams;
   compileOptions.params = algoParamOption;
   compileOptions.recordTimelines = !traceFile.empty();
+  compileOptions.select.prune = selectPrune;
+  compileOptions.select.threads = selectThreads;
 
   if (generated && generated->sizes.range)
     return runSweep(context, *generated, *topology, topologyPath, library,
