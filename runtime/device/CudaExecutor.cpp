@@ -598,6 +598,15 @@ Status CudaCollective::enqueue(cu::Stream stream) {
 }
 
 Status CudaCollective::enqueueGraph(cu::Stream stream) {
+  if (Status s = prepareGraph(stream); !s.ok())
+    return s;
+  if (cu::Result r = d_->cuGraphLaunch(graphExec_, stream); r != cu::kSuccess)
+    return d_->fail(layout_.name(), "cuGraphLaunch", r);
+  ++launchesPending_;
+  return Status::success();
+}
+
+Status CudaCollective::prepareGraph(cu::Stream stream) {
   if (failed_)
     return failure_;
   if (Status st = makeCurrent(); !st.ok())
@@ -620,9 +629,6 @@ Status CudaCollective::enqueueGraph(cu::Stream stream) {
         r2 != cu::kSuccess)
       return d_->fail(layout_.name(), "cuGraphInstantiate", r2);
   }
-  if (cu::Result r = d_->cuGraphLaunch(graphExec_, stream); r != cu::kSuccess)
-    return d_->fail(layout_.name(), "cuGraphLaunch", r);
-  ++launchesPending_;
   return Status::success();
 }
 
@@ -1073,6 +1079,12 @@ Status runLaunches(const PlanCollective &collective,
                (options.graph < 0 &&
                 result->inputBytes <= double(options.graphBelowBytes));
   result->graph = graph;
+  // Every launch's graph is captured and instantiated before any kernel
+  // runs (nothing that might wait for the device while a launch spins).
+  if (graph)
+    for (size_t g = 0; g < launches.size(); ++g)
+      if (Status s = launches[g]->prepareGraph(b.streams[g]); !s.ok())
+        return s;
   // One run: every launch enqueued before any is waited for (producers and
   // consumers on different devices spin on each other).
   auto launch = [&]() -> Status {

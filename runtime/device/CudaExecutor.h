@@ -145,6 +145,9 @@ public:
   /// The same captured once into a CUDA graph (again after setBuffers),
   /// then launched as the graph.
   Status enqueueGraph(cu::Stream stream);
+  /// Captures and instantiates that graph without launching it (several
+  /// launches: every graph before any kernel runs).
+  Status prepareGraph(cu::Stream stream);
   /// Waits until everything enqueued on `stream` has finished, at most
   /// options.timeoutSeconds; then aborts the launch (abortFlag) and
   /// returns Timeout with every block's state. A block's error gives
