@@ -127,11 +127,32 @@ Status ChannelRunner::runStream() {
       currentTile_ = tile;
       status_.startInstruction(tile, i);
       const Instruction &in = stream_[i];
+      double began = 0;
+      if (state_.trace) {
+        began = now();
+        waited_ = 0;
+      }
       Status s = waitForDependencies(in, tile);
       if (s.ok())
         s = execute(in, tile);
       if (!s.ok())
         return inContext(where(tile, i), s);
+      if (state_.trace) {
+        TraceEvent e;
+        e.rank = layout_.worldRank;
+        e.channel = channel_;
+        e.tile = tile;
+        e.instruction = i;
+        e.step = in.step;
+        e.opcode = collc::sched::opcodeName(in.opcode);
+        e.sendPeer = in.sendPeer;
+        e.recvPeer = in.recvPeer;
+        e.bytes = payloadBytes(in, tile);
+        e.start = began;
+        e.end = now();
+        e.waited = waited_;
+        (*state_.trace)[channel_].push_back(e);
+      }
       state_.progress[channel_].store(tile * length + i + 1,
                                       std::memory_order_release);
     }
@@ -152,11 +173,33 @@ Status ChannelRunner::idle(Backoff &backoff) {
       return s;
   }
   // Channels sharing this thread as fibers run while this one waits.
+  double before = state_.trace ? now() : 0;
   if (yieldFiber(/*progressed=*/backoff.fresh()))
     backoff.step();
   else
     backoff.pause();
+  if (state_.trace)
+    waited_ += now() - before;
   return Status::success();
+}
+
+double ChannelRunner::now() const {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                       state_.start)
+      .count();
+}
+
+int64_t ChannelRunner::payloadBytes(const Instruction &in,
+                                    uint64_t tile) const {
+  // The range the instruction fills, else the one it reads (a send, a
+  // recv_reduce_send).
+  const ChunkRange &range =
+      in.dst.count && in.opcode != Opcode::Send ? in.dst : in.src;
+  int64_t elements = 0;
+  for (uint32_t j = 0; j < range.count; ++j)
+    elements += std::max<int64_t>(
+        0, sliceElements(range.buffer, range.index + j, tile));
+  return elements * int64_t(layout_.elementSize);
 }
 
 Status ChannelRunner::waitForDependencies(const Instruction &in,

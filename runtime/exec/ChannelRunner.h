@@ -15,10 +15,12 @@
 #ifndef COLLRT_EXEC_CHANNELRUNNER_H
 #define COLLRT_EXEC_CHANNELRUNNER_H
 
+#include "collrt/collrt.h"
 #include "runtime/exec/RunLayout.h"
 #include "runtime/exec/Watchdog.h"
 
 #include <atomic>
+#include <chrono>
 #include <memory>
 #include <mutex>
 #include <vector>
@@ -51,6 +53,12 @@ public:
   /// it completed over all tiles (for dependencies, released on completion).
   std::unique_ptr<ChannelStatus[]> statuses;
   std::unique_ptr<std::atomic<uint64_t>[]> progress;
+  /// With RunRequest::trace: where each channel records its TraceEvents
+  /// (one vector per channel, written only by that channel), and the
+  /// run's start, their time 0.
+  std::vector<std::vector<TraceEvent>> *trace = nullptr;
+  std::chrono::steady_clock::time_point start =
+      std::chrono::steady_clock::now();
 
   bool failed() const { return failed_.load(std::memory_order_acquire); }
   /// Records the first failure, with the report of every channel appended,
@@ -165,6 +173,13 @@ private:
   std::vector<uint64_t> sent_, received_;
   /// The instruction being executed (for error messages).
   uint32_t current_ = 0;
+  /// With a trace: seconds the current instruction spent waiting so far.
+  double waited_ = 0;
+  /// Seconds since the run's start.
+  double now() const;
+  /// The payload of `in` in `tile` (its chunks' slices), after it ran.
+  int64_t payloadBytes(const collc::sched::Instruction &in,
+                       uint64_t tile) const;
   uint64_t currentTile_ = 0;
 };
 

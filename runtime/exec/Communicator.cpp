@@ -88,6 +88,13 @@ TransportCommunicator::TransportCommunicator(
       options_, bootstrap_.get(), transport_->rank(), transport_->worldSize());
 }
 
+std::vector<TraceEvent> TransportCommunicator::lastTrace() const {
+  std::vector<TraceEvent> events;
+  for (const std::vector<TraceEvent> &channel : state_.trace)
+    events.insert(events.end(), channel.begin(), channel.end());
+  return events;
+}
+
 TransportCommunicator::~TransportCommunicator() {
   if (!finalized_)
     (void)finalize();
@@ -187,6 +194,7 @@ Status TransportCommunicator::run(const Plan &plan, size_t index,
   request.deadline = deadline;
   request.timeoutSeconds = options_.timeoutSeconds;
   request.channelThreads = channelThreads_;
+  request.trace = options_.trace;
   std::lock_guard<std::mutex> lock(runMutex_);
   return runCollective(*transport_, state_, request);
 }

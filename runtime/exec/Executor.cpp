@@ -127,6 +127,15 @@ Status runCollective(Transport &transport, ExecutorState &state,
   const auto &channels = program.ranks[size_t(layout.groupRank)].channels;
   RunState run(collective, layout, transport, request.deadline,
                request.timeoutSeconds);
+  if (request.trace) {
+    state.trace.assign(channels.size(), {});
+    for (size_t c = 0; c < channels.size(); ++c)
+      state.trace[c].reserve(channels[c].instructions.size() *
+                             size_t(layout.tiles));
+    run.trace = &state.trace;
+  } else {
+    state.trace.clear();
+  }
   try {
     prepareBuffers(layout, request, channels.size(), state, run);
   } catch (const std::bad_alloc &) {

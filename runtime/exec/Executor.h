@@ -18,6 +18,7 @@
 #include "collrt/Plan.h"
 #include "collrt/Status.h"
 #include "collrt/Transport.h"
+#include "collrt/collrt.h"
 #include "runtime/exec/ChannelPool.h"
 #include "runtime/exec/Fibers.h"
 
@@ -45,6 +46,8 @@ struct ExecutorState {
   ChannelPool pool;
   /// Fiber stacks of each channel thread (index: thread), kept too.
   std::vector<FiberStacks> stacks;
+  /// With RunRequest::trace: the last run's events, per channel.
+  std::vector<std::vector<TraceEvent>> trace;
 };
 
 struct RunRequest {
@@ -62,6 +65,8 @@ struct RunRequest {
   /// resolved): the caller's and channelThreads - 1 of the pool's; each
   /// runs its share of the channels as fibers. At least 1.
   int32_t channelThreads = 1;
+  /// Record every instruction's TraceEvent into ExecutorState::trace.
+  bool trace = false;
 };
 
 /// Runs `request` as world rank transport.rank(). Collective over the

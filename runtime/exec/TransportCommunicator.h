@@ -38,6 +38,7 @@ public:
   const char *transportName() const override;
   std::string describeTransport() const override;
   int32_t channelThreads() const override { return channelThreads_; }
+  std::vector<TraceEvent> lastTrace() const override;
   Status run(const Plan &plan, size_t index, const void *sendbuf, void *recvbuf,
              int64_t count, DataType dtype, ReduceOp op) override;
   void abort(const std::string &reason) override;

@@ -174,6 +174,10 @@ and prints a row per size as nccl-tests does (docs/collc-run.md).
   --channel-threads N   cpu: threads that run a rank's channels, several
                         channels of one thread as fibers (default 0: the
                         cores shared out among the ranks of the host)
+  --trace FILE          cpu: write the last run (of the last size) as a
+                        Chrome trace, a process per rank and a thread per
+                        channel (ranks as processes: each rank its own
+                        FILE with .rankR before .json)
   --backend cpu|cuda    cpu: libcollrt's CPU executor (default); cuda: the
                         kernels of --kernels with the N ranks of --ranks N on
                         one GPU (each rank its own buffers, every rank's
@@ -289,6 +293,14 @@ bool parseOptions(int argc, char **argv, Options *o, std::string *error) {
         return false;
       }
       o->slotBytes = static_cast<size_t>(bytes);
+    } else if (name == "--trace") {
+      if (!value(i, name, &v))
+        return false;
+      if (v.empty()) {
+        *error = "--trace needs a file name";
+        return false;
+      }
+      o->tracePath = v;
     } else if (name == "--channel-threads") {
       if (!value(i, name, &v))
         return false;
@@ -349,6 +361,11 @@ bool parseOptions(int argc, char **argv, Options *o, std::string *error) {
   if (o->planPath.empty()) {
     *error = "no plan given: collc-run PLAN.plan.json [options] (write one "
              "with collc --emit=plan -o PLAN.plan.json)";
+    return false;
+  }
+  if (o->backend == "cuda" && !o->tracePath.empty()) {
+    *error = "--trace applies to --backend cpu (the CPU executor's "
+             "instructions); --backend cuda reports its launches' times";
     return false;
   }
   if (o->backend == "cuda" && o->channelThreads != 0) {

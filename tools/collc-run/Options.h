@@ -35,6 +35,8 @@ struct Options {
   size_t slotBytes = size_t(1) << 20;
   /// --channel-threads: CommOptions::channelThreads (0 = automatic).
   int32_t channelThreads = 0;
+  /// --trace FILE: the last run as a Chrome trace ("" = none).
+  std::string tracePath;
   /// --backend: "cpu" (libcollrt's CPU executor) or "cuda" (the generated
   /// kernels of --kernels on the N ranks of one GPU, --ranks N).
   std::string backend = "cpu";

@@ -253,7 +253,8 @@ void printRow(FILE *out, const collrt::PlanCollective &collective,
 }
 
 Status runRank(const RunSetup &setup, collrt::Communicator &comm,
-               ReportExchange &exchange) {
+               ReportExchange &exchange,
+               std::vector<collrt::TraceEvent> *trace) {
   const collrt::PlanCollective &collective =
       setup.plan->collectives[setup.index];
   const Program &program = collective.program;
@@ -340,6 +341,8 @@ Status runRank(const RunSetup &setup, collrt::Communicator &comm,
       }
     }
     report.meanSeconds = seconds / options.iters;
+    if (trace)
+      *trace = comm.lastTrace();
 
     std::vector<RankReport> all;
     Status s = exchange.allGather(world, report, &all);

@@ -84,8 +84,12 @@ void printRow(FILE *out, const collrt::PlanCollective &collective,
 /// Runs every size on this rank (rank 0 prints a row per size as it
 /// completes). Returns the first failure; CheckFailed when any rank found
 /// wrong elements (each rank prints its first few to stderr).
+/// With `trace` (CommOptions::trace set), the TraceEvents of this rank's
+/// last timed run of the last size go there (taken before the report
+/// exchange, which runs through the same communicator).
 collrt::Status runRank(const RunSetup &setup, collrt::Communicator &comm,
-                       ReportExchange &exchange);
+                       ReportExchange &exchange,
+                       std::vector<collrt::TraceEvent> *trace = nullptr);
 
 } // namespace collcrun
 

@@ -18,6 +18,7 @@
 #include "tools/collc-run/GpuRun.h"
 #include "tools/collc-run/Options.h"
 #include "tools/collc-run/RankRun.h"
+#include "tools/collc-run/RunTrace.h"
 
 #include <unistd.h>
 
@@ -164,6 +165,14 @@ void printHeader(const Options &o, const collrt::Plan &plan,
   printTableHeader(stdout);
 }
 
+/// The trace's title: the plan and the collective's algorithm.
+std::string traceTitle(const Options &o, const collrt::Plan &plan) {
+  const auto &collective = plan.collectives[o.collective];
+  return "collc-run " + o.planPath + ": " +
+         collc::sched::collectiveName(collective.program.collective) + " (" +
+         collective.program.algorithm + "), the last run";
+}
+
 int runThreads(const Options &o, const collrt::Plan &plan,
                const RunSetup &setup) {
   const auto &collective = plan.collectives[o.collective];
@@ -177,6 +186,7 @@ int runThreads(const Options &o, const collrt::Plan &plan,
   comm.timeoutSeconds = o.timeoutSeconds;
   comm.slotBytes = o.slotBytes;
   comm.channelThreads = o.channelThreads;
+  comm.trace = !o.tracePath.empty();
   std::vector<std::unique_ptr<collrt::Communicator>> comms;
   Status s = collrt::Communicator::createInProcessGroup(o.ranks, comm, &comms);
   if (!s.ok())
@@ -193,10 +203,13 @@ int runThreads(const Options &o, const collrt::Plan &plan,
       o.ranks,
       std::min(o.timeoutSeconds * (double(o.warmup) + o.iters + 2), 2.6e6));
   std::vector<Status> results(size_t(o.ranks));
+  std::vector<std::vector<collrt::TraceEvent>> traces(size_t(o.ranks));
+  bool tracing = !o.tracePath.empty();
   std::vector<std::thread> threads;
   for (int32_t r = 0; r < o.ranks; ++r)
     threads.emplace_back([&, r] {
-      Status result = runRank(setup, *comms[size_t(r)], *exchange);
+      Status result = runRank(setup, *comms[size_t(r)], *exchange,
+                              tracing ? &traces[size_t(r)] : nullptr);
       // A rank that stops for a reason of its own (not a failed run, which
       // aborts by itself) stops the others' runs too.
       if (!result.ok() && result.code() != collrt::ErrorCode::CheckFailed)
@@ -218,6 +231,17 @@ int runThreads(const Options &o, const collrt::Plan &plan,
     if (result.code() == collrt::ErrorCode::CheckFailed)
       lastCheckFailure = result.message();
     std::fprintf(stderr, "collc-run: %s\n", result.toString().c_str());
+  }
+  if (code == 0 && !o.tracePath.empty()) {
+    std::vector<collrt::TraceEvent> events;
+    for (const auto &mine : traces)
+      events.insert(events.end(), mine.begin(), mine.end());
+    std::string error = writeRunTrace(events, traceTitle(o, plan), o.tracePath);
+    if (!error.empty())
+      return fail(kExitFailed, "--trace: " + error);
+    std::printf("# trace: the last run of %zu instructions and tiles, every "
+                "rank, in %s\n",
+                events.size(), o.tracePath.c_str());
   }
   return code;
 }
@@ -373,6 +397,7 @@ int runProcess(const Options &o, const collrt::Plan &plan,
   comm.timeoutSeconds = o.timeoutSeconds;
   comm.slotBytes = o.slotBytes;
   comm.channelThreads = o.channelThreads;
+  comm.trace = !o.tracePath.empty();
   std::unique_ptr<collrt::Communicator> communicator;
   s = collrt::Communicator::createFromEnvironment(comm, &communicator);
   if (!s.ok())
@@ -394,7 +419,20 @@ int runProcess(const Options &o, const collrt::Plan &plan,
                     communicator->transportName() + ", channel threads " +
                     std::to_string(communicator->channelThreads()) +
                     " on rank 0");
-  s = runRank(setup, *communicator, *exchange);
+  std::vector<collrt::TraceEvent> trace;
+  s = runRank(setup, *communicator, *exchange,
+              o.tracePath.empty() ? nullptr : &trace);
+  if (s.ok() && !o.tracePath.empty()) {
+    std::string path = rankTracePath(o.tracePath, communicator->rank());
+    std::string error = writeRunTrace(trace, traceTitle(o, plan), path);
+    if (!error.empty())
+      s = Status(collrt::ErrorCode::SystemError,
+                 "rank " + std::to_string(communicator->rank()) +
+                     ": --trace: " + error);
+    else if (communicator->rank() == 0)
+      std::printf("# trace: each rank's last run in %s (rank 0), ...\n",
+                  path.c_str());
+  }
   if (s.ok() || s.code() == collrt::ErrorCode::CheckFailed) {
     // Every run finished. The closing barrier: no process leaves while a
     // peer may still need its last messages.

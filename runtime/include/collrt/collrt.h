@@ -68,6 +68,31 @@ struct CommOptions {
   /// 1; Communicator::channelThreads() says what it came to. A run never
   /// uses more threads than it has channels with instructions.
   int32_t channelThreads = 0;
+  /// Record what every instruction of a run did and when (TraceEvent), for
+  /// Communicator::lastTrace(). Off by default: recording costs two clock
+  /// reads per instruction and tile.
+  bool trace = false;
+};
+
+/// One instruction of one tile as a rank ran it (CommOptions::trace).
+/// Times are seconds from the start of the run (Communicator::run).
+struct TraceEvent {
+  int32_t rank = 0; ///< world rank
+  uint32_t channel = 0;
+  uint64_t tile = 0;
+  uint32_t instruction = 0; ///< index in the channel's stream
+  int32_t step = 0;
+  /// opcodeName(): "send", "recv", "copy", "reduce", "recv_reduce_send"...
+  const char *opcode = "";
+  int32_t sendPeer = -1, recvPeer = -1; ///< group ranks, -1 for none
+  /// Payload of this tile: the elements of its chunks' slices x the element
+  /// size.
+  int64_t bytes = 0;
+  double start = 0; ///< when the instruction began (its waits included)
+  double end = 0;   ///< when it completed
+  /// Of end - start, the time spent waiting: for the instructions it
+  /// depends on, a message, a free slot.
+  double waited = 0;
 };
 
 /// Elements of the output buffer of `collective` for `count` input elements
@@ -104,6 +129,9 @@ public:
   /// The threads that run this rank's channels (CommOptions::channelThreads
   /// with 0 resolved).
   virtual int32_t channelThreads() const = 0;
+  /// With CommOptions::trace: every instruction of this rank's last run
+  /// (by channel, then in order); empty otherwise.
+  virtual std::vector<TraceEvent> lastTrace() const = 0;
 
   /// Runs collective `index` of `plan` on this rank's buffers: `sendbuf`
   /// holds `count` elements (the input buffer; for all_to_all_v the plan's

@@ -319,6 +319,58 @@ TEST(FailureTest, GroupsThatDoNotFitTheWorld) {
                                      "this world of 2 ranks"));
 }
 
+TEST(CommunicatorTest, TraceRecordsEveryInstructionOfTheLastRun) {
+  // A ring all_reduce of 2 channels on 3 ranks, slots small enough to cut
+  // the chunks into 4 tiles: with CommOptions::trace each rank's lastTrace
+  // has an event per instruction and tile, in order per channel; without
+  // it, none.
+  Plan plan = makePlan(ringAllReduce(3, 1, 2), DataType::F32, ReduceOp::Sum);
+  const int64_t count = 3 * 2 * 40;
+  for (bool trace : {true, false}) {
+    CommOptions options;
+    options.trace = trace;
+    options.slotBytes = 64;
+    std::vector<std::unique_ptr<Communicator>> comms;
+    ASSERT_TRUE(Communicator::createInProcessGroup(3, options, &comms).ok());
+    WorldBuffers buffers = makeBuffers(plan, count);
+    for (const Status &s : runWorld(comms, plan, count, buffers))
+      ASSERT_TRUE(s.ok()) << s.toString();
+    ASSERT_EQ(checkWorld(plan, count, buffers), "");
+    for (int32_t r = 0; r < 3; ++r) {
+      std::vector<TraceEvent> events = comms[size_t(r)]->lastTrace();
+      if (!trace) {
+        EXPECT_TRUE(events.empty());
+        continue;
+      }
+      const auto &channels =
+          plan.collectives[0].program.ranks[size_t(r)].channels;
+      size_t instructions = 0;
+      for (const auto &channel : channels)
+        instructions += channel.instructions.size();
+      uint64_t tiles = 0;
+      for (const TraceEvent &e : events)
+        tiles = std::max(tiles, e.tile + 1);
+      EXPECT_EQ(tiles, 4u) << "rank " << r;
+      ASSERT_EQ(events.size(), instructions * tiles) << "rank " << r;
+      for (size_t i = 0; i < events.size(); ++i) {
+        const TraceEvent &e = events[i];
+        EXPECT_EQ(e.rank, r);
+        EXPECT_STREQ(
+            e.opcode,
+            collc::sched::opcodeName(
+                channels[e.channel].instructions[e.instruction].opcode));
+        EXPECT_LE(e.start, e.end);
+        EXPECT_GE(e.waited, 0);
+        EXPECT_LE(e.waited, e.end - e.start + 1e-9);
+        EXPECT_GT(e.bytes, 0);
+        EXPECT_LE(e.bytes, 64);
+        if (i > 0 && events[i - 1].channel == e.channel)
+          EXPECT_GE(e.start, events[i - 1].end);
+      }
+    }
+  }
+}
+
 TEST(CommunicatorTest, OptionsAreChecked) {
   std::vector<std::unique_ptr<Communicator>> comms;
   CommOptions options;
