@@ -34,14 +34,11 @@ LIMIT_MS=${LIMIT_MS:-500}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# Runs "$@" once; prints "WALL_MS CPU_MS" (bash's time: real, user + sys).
+# Runs "$@" once; prints "WALL_MS CPU_MS" (bash's time: real, user + sys),
+# or fails with collc's error in $tmp/err.
 time_once() {
   local TIMEFORMAT='%3R %3U %3S' t
-  t=$( { time "$@" >/dev/null 2>"$tmp/err" ; } 2>&1 ) || {
-    echo "run.sh: failed: $*" >&2
-    cat "$tmp/err" >&2
-    exit 1
-  }
+  t=$( { time "$@" >/dev/null 2>"$tmp/err" ; } 2>&1 ) || return 1
   awk '{ printf "%.0f %.0f\n", $1 * 1000, ($2 + $3) * 1000 }' <<<"$t"
 }
 
@@ -49,7 +46,7 @@ time_once() {
 best_of() {
   local best="" line
   for ((i = 0; i < REPEAT; ++i)); do
-    line=$(time_once "$@")
+    line=$(time_once "$@") || return 1
     if [[ -z $best ]] || (( ${line% *} < ${best% *} )); then
       best=$line
     fi
@@ -65,8 +62,26 @@ echo "| collective | bytes/rank | chosen (x chunks) | plan wall ms | plan CPU ms
 echo "|---|---|---|---:|---:|---:|---:|---|"
 for c in $COLLECTIVES; do
   for s in $SIZES; do
-    plan=$(best_of "$collc" --collective "$c" --bytes "$s" --topo "$TOPO" --emit=plan -o /dev/null)
-    report=$(best_of "$collc" --collective "$c" --bytes "$s" --topo "$TOPO" -o /dev/null --report-json "$tmp/report.json")
+    # A size the collective cannot split over the group (8 B of an
+    # all_to_all on 64 ranks) is replaced by the smallest one it can.
+    shown=$s
+    if ! "$collc" --collective "$c" --bytes "$s" --topo "$TOPO" --emit=plan -o /dev/null 2>"$tmp/err"; then
+      smallest=$(sed -n 's/.*the smallest size is \([0-9]*\) B.*/\1/p' "$tmp/err")
+      if [[ -z $smallest ]]; then
+        echo "run.sh: collc --collective $c --bytes $s --topo $TOPO failed:" >&2
+        cat "$tmp/err" >&2
+        exit 1
+      fi
+      s=$smallest
+      shown="$smallest (smallest)"
+    fi
+    rm -f "$tmp/report.json"
+    plan=$(best_of "$collc" --collective "$c" --bytes "$s" --topo "$TOPO" --emit=plan -o /dev/null) &&
+      report=$(best_of "$collc" --collective "$c" --bytes "$s" --topo "$TOPO" -o /dev/null --report-json "$tmp/report.json") || {
+      echo "run.sh: collc --collective $c --bytes $s --topo $TOPO failed:" >&2
+      cat "$tmp/err" >&2
+      exit 1
+    }
     chosen=$(python3 - "$tmp/report.json" <<'PY'
 import json, sys
 c = json.load(open(sys.argv[1]))["collectives"][0]
@@ -75,7 +90,7 @@ PY
 )
     met=no
     if (( ${plan% *} < LIMIT_MS && ${report% *} < LIMIT_MS )); then met=yes; fi
-    echo "| $c | $s | $chosen | ${plan% *} | ${plan#* } | ${report% *} | ${report#* } | $met |"
+    echo "| $c | $shown | $chosen | ${plan% *} | ${plan#* } | ${report% *} | ${report#* } | $met |"
   done
 done
 echo

@@ -7,26 +7,6 @@
 namespace collc {
 namespace sched {
 
-/// Whether some theirs[c] > mine[c], c in [begin, end). Branch-free within
-/// blocks (so that the compiler vectorizes it), stopping after the first
-/// block that has one.
-static bool anyGreater(const uint32_t *mine, const uint32_t *theirs,
-                       uint32_t begin, uint32_t end) {
-  constexpr uint32_t kBlock = 64;
-  uint32_t c = begin;
-  for (; c + kBlock <= end; c += kBlock) {
-    uint32_t greater = 0;
-    for (uint32_t i = 0; i < kBlock; ++i)
-      greater |= uint32_t(theirs[c + i] > mine[c + i]);
-    if (greater)
-      return true;
-  }
-  uint32_t greater = 0;
-  for (; c < end; ++c)
-    greater |= uint32_t(theirs[c] > mine[c]);
-  return greater != 0;
-}
-
 /// mine[c] = max(mine[c], theirs[c]) for c in [begin, end); whether any
 /// grew.
 static bool maxInto(uint32_t *__restrict mine,
@@ -40,12 +20,17 @@ static bool maxInto(uint32_t *__restrict mine,
   return grew != 0;
 }
 
-/// to[c] = max(from[c], theirs[c]) for c in [begin, end).
-static void maxOf(uint32_t *__restrict to, const uint32_t *__restrict from,
+/// to[c] = max(from[c], theirs[c]) for c in [begin, end); whether any
+/// theirs[c] > from[c].
+static bool maxOf(uint32_t *__restrict to, const uint32_t *__restrict from,
                   const uint32_t *__restrict theirs, uint32_t begin,
                   uint32_t end) {
-  for (uint32_t c = begin; c < end; ++c)
+  uint32_t grew = 0;
+  for (uint32_t c = begin; c < end; ++c) {
+    grew |= uint32_t(theirs[c] > from[c]);
     to[c] = theirs[c] > from[c] ? theirs[c] : from[c];
+  }
+  return grew != 0;
 }
 
 ClockPool::Block ClockPool::allocate() {
@@ -89,25 +74,22 @@ bool ClockPool::join(Block *block, Block other, uint32_t skip, uint32_t extra,
     grows |= maxInto(&values[size_t(*block) * width],
                      &values[size_t(other) * width], above, width);
   } else {
-    // Shared (or kZero): look before writing, so that a join that brings
-    // no news does not copy the block; else write the join into a new one.
-    if (!grows) {
-      const uint32_t *mine = &values[size_t(*block) * width];
-      const uint32_t *theirs = &values[size_t(other) * width];
-      grows = anyGreater(mine, theirs, 0, below) ||
-              anyGreater(mine, theirs, above, width);
-    }
-    if (!grows)
-      return false;
+    // Shared (or kZero): the join goes to a new block, written in the same
+    // pass that finds whether it brings news; a join that brings none
+    // frees it again and leaves the shared block alone.
     Block joined = allocate();
     // allocate may have moved `values`: take the pointers now.
     uint32_t *to = &values[size_t(joined) * width];
     const uint32_t *mine = &values[size_t(*block) * width];
     const uint32_t *theirs = &values[size_t(other) * width];
-    maxOf(to, mine, theirs, 0, below);
-    maxOf(to, mine, theirs, above, width);
+    grows |= maxOf(to, mine, theirs, 0, below);
+    grows |= maxOf(to, mine, theirs, above, width);
     if (below < width)
       to[below] = mine[below];
+    if (!grows) {
+      release(joined);
+      return false;
+    }
     release(*block);
     *block = joined;
   }
