@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "IbvQueuePair.h"
+#include "runtime/net/RequestTable.h"
 
 #if COLLRT_HAVE_VERBS_H
 
@@ -124,27 +125,13 @@ public:
         !s.ok())
       return fail(s);
     it->second.pop_front();
-    *request = req.get();
-    live_[req.get()] = std::move(req);
+    *request = requests_.add(std::move(req));
     return Status::success();
   }
 
   Status test(NetRequest *request, bool *done, size_t *bytes) override {
-    *done = false;
-    auto it = live_.find(request);
-    if (it == live_.end())
-      return Status(ErrorCode::InvalidArgument,
-                    what_ + ": test of a request this send connection does "
-                            "not have (already completed?)");
-    Status s = progress();
-    if (it->second->done) {
-      *done = true;
-      *bytes = it->second->bytes;
-      live_.erase(it);
-      --untested_;
-      return Status::success();
-    }
-    return s;
+    return requests_.test(
+        request, done, bytes, [this] { return progress(); }, what_, "send");
   }
 
   Status progress() override {
@@ -154,11 +141,9 @@ public:
       if (wc.opcode == IBV_WC_RECV_RDMA_WITH_IMM)
         return takeClearToSend(ntohl(wc.imm_data));
       if (wc.opcode == IBV_WC_RDMA_WRITE) {
-        auto it = live_.find(reinterpret_cast<NetRequest *>(wc.wr_id));
-        if (it != live_.end()) {
-          it->second->done = true;
-          ++untested_;
-        }
+        if (SendRequest *req =
+                requests_.find(reinterpret_cast<NetRequest *>(wc.wr_id)))
+          requests_.complete(*req);
       }
       return Status::success();
     });
@@ -170,7 +155,7 @@ public:
   bool pollFds(std::vector<pollfd> *fds) override {
     // Work no event will announce: requests completed (or clear-to-sends
     // taken) by calls made for other requests.
-    bool ready = untested_ > 0 || freshClear_;
+    bool ready = requests_.untested() > 0 || freshClear_;
     freshClear_ = false;
     return armAndPoll(fds) || ready;
   }
@@ -203,8 +188,7 @@ private:
   uint32_t depth_;
   uint64_t next_ = 0;
   std::map<uint64_t, std::deque<FifoEntry>> clear_;
-  std::unordered_map<NetRequest *, std::unique_ptr<SendRequest>> live_;
-  size_t untested_ = 0;
+  RequestTable<SendRequest> requests_;
   bool freshClear_ = false;
 };
 
@@ -238,7 +222,7 @@ public:
                         " bytes outside the registered memory passed");
     if (!failed_.ok())
       return failed_;
-    if (live_.size() >= depth_)
+    if (requests_.size() >= depth_)
       return Status::success();
     uint64_t seq = nextSeq_;
     auto *ring = static_cast<FifoEntry *>(staging_->data());
@@ -260,27 +244,13 @@ public:
     req->seq = seq;
     req->capacity = capacity;
     posted_[static_cast<uint32_t>(seq)] = req.get();
-    *request = req.get();
-    live_[req.get()] = std::move(req);
+    *request = requests_.add(std::move(req));
     return Status::success();
   }
 
   Status test(NetRequest *request, bool *done, size_t *bytes) override {
-    *done = false;
-    auto it = live_.find(request);
-    if (it == live_.end())
-      return Status(ErrorCode::InvalidArgument,
-                    what_ + ": test of a request this receive connection "
-                            "does not have (already completed?)");
-    Status s = progress();
-    if (it->second->done) {
-      *done = true;
-      *bytes = it->second->bytes;
-      live_.erase(it);
-      --untested_;
-      return Status::success();
-    }
-    return s;
+    return requests_.test(
+        request, done, bytes, [this] { return progress(); }, what_, "receive");
   }
 
   Status progress() override {
@@ -297,8 +267,7 @@ public:
                           " bytes for a receive that is not posted or "
                           "smaller");
       it->second->bytes = wc.byte_len;
-      it->second->done = true;
-      ++untested_;
+      requests_.complete(*it->second);
       posted_.erase(it);
       return qp_->postReceive();
     });
@@ -308,7 +277,7 @@ public:
   }
 
   bool pollFds(std::vector<pollfd> *fds) override {
-    return armAndPoll(fds) || untested_ > 0;
+    return armAndPoll(fds) || requests_.untested() > 0;
   }
   const std::string &peerAddress() const override { return peer_; }
   uint32_t depth() const override { return depth_; }
@@ -321,8 +290,7 @@ private:
   uint32_t fifoRkey_;
   uint64_t nextSeq_ = 0;
   std::unordered_map<uint32_t, RecvRequest *> posted_;
-  std::unordered_map<NetRequest *, std::unique_ptr<RecvRequest>> live_;
-  size_t untested_ = 0;
+  RequestTable<RecvRequest> requests_;
 };
 
 } // namespace

@@ -9,6 +9,8 @@
 //===----------------------------------------------------------------------===//
 #include "SocketInternal.h"
 
+#include "runtime/net/RequestTable.h"
+
 #include <linux/sockios.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
@@ -133,27 +135,14 @@ public:
     req->data = static_cast<const char *>(data);
     req->bytes = bytes;
     queue_.push_back(req.get());
-    *request = req.get();
-    live_[req.get()] = std::move(req);
+    *request = requests_.add(std::move(req));
     return progress();
   }
 
   Status test(NetRequest *request, bool *done, size_t *bytes) override {
-    *done = false;
-    auto it = live_.find(request);
-    if (it == live_.end())
-      return Status(ErrorCode::InvalidArgument,
-                    "socket net: test of a request this send connection does "
-                    "not have (already completed?)");
-    Status s = progress();
-    if (it->second->done) {
-      *done = true;
-      *bytes = it->second->bytes;
-      live_.erase(it);
-      --untested_;
-      return Status::success();
-    }
-    return s;
+    return requests_.test(
+        request, done, bytes, [this] { return progress(); }, "socket net",
+        "send");
   }
 
   Status progress() override {
@@ -169,7 +158,7 @@ public:
   bool pollFds(std::vector<pollfd> *fds) override {
     // Work the socket will not announce: requests completed (or
     // clear-to-sends read) by calls made for other requests.
-    bool ready = untested_ > 0 || freshClear_;
+    bool ready = requests_.untested() > 0 || freshClear_;
     freshClear_ = false;
     if (!failed_.ok())
       return ready;
@@ -239,8 +228,7 @@ private:
       req.sent += static_cast<size_t>(n);
       if (req.sent < kHeaderBytes + req.bytes)
         return Status::success();
-      req.done = true;
-      ++untested_;
+      requests_.complete(req);
       queue_.pop_front();
     }
     return Status::success();
@@ -252,10 +240,8 @@ private:
   HeaderReader in_;
   std::map<uint64_t, std::deque<ClearToSend>> clear_;
   std::deque<SendRequest *> queue_;
-  std::unordered_map<NetRequest *, std::unique_ptr<SendRequest>> live_;
-  /// Requests done but not yet reported by test; clear-to-sends read since
-  /// the last pollFds.
-  size_t untested_ = 0;
+  RequestTable<SendRequest> requests_;
+  /// Clear-to-sends read since the last pollFds.
   bool freshClear_ = false;
 };
 
@@ -272,7 +258,7 @@ public:
       return s;
     if (!failed_.ok())
       return failed_;
-    if (live_.size() >= depth_)
+    if (requests_.size() >= depth_)
       return Status::success();
     auto req = std::make_unique<RecvRequest>();
     req->tag = tag;
@@ -283,27 +269,14 @@ public:
     encode({Frame::ClearToSend, tag, req->seq, capacity}, header);
     out_.append(header, kHeaderBytes);
     posted_[req->seq] = req.get();
-    *request = req.get();
-    live_[req.get()] = std::move(req);
+    *request = requests_.add(std::move(req));
     return progress();
   }
 
   Status test(NetRequest *request, bool *done, size_t *bytes) override {
-    *done = false;
-    auto it = live_.find(request);
-    if (it == live_.end())
-      return Status(ErrorCode::InvalidArgument,
-                    "socket net: test of a request this receive connection "
-                    "does not have (already completed?)");
-    Status s = progress();
-    if (it->second->done) {
-      *done = true;
-      *bytes = it->second->bytes;
-      live_.erase(it);
-      --untested_;
-      return Status::success();
-    }
-    return s;
+    return requests_.test(
+        request, done, bytes, [this] { return progress(); }, "socket net",
+        "receive");
   }
 
   Status progress() override {
@@ -318,7 +291,7 @@ public:
 
   bool pollFds(std::vector<pollfd> *fds) override {
     // Receives completed by calls made for other requests.
-    bool ready = untested_ > 0;
+    bool ready = requests_.untested() > 0;
     if (!failed_.ok())
       return ready;
     short events = POLLIN;
@@ -398,8 +371,7 @@ private:
         if (got_ < current_->bytes)
           continue;
       }
-      current_->done = true;
-      ++untested_;
+      requests_.complete(*current_);
       current_ = nullptr;
     }
   }
@@ -415,9 +387,7 @@ private:
   RecvRequest *current_ = nullptr;
   size_t got_ = 0;
   std::unordered_map<uint64_t, RecvRequest *> posted_;
-  std::unordered_map<NetRequest *, std::unique_ptr<RecvRequest>> live_;
-  /// Requests done but not yet reported by test.
-  size_t untested_ = 0;
+  RequestTable<RecvRequest> requests_;
 };
 
 } // namespace
