@@ -9,6 +9,7 @@
 #include "IbvNet.h"
 #include "IbvInternal.h"
 #include "Sysfs.h"
+#include "runtime/net/NetHandle.h"
 
 #include <fcntl.h>
 
@@ -233,19 +234,12 @@ public:
                 std::unique_ptr<NetListenComm> *listen) override {
     if (Status s = checkDevice(dev); !s.ok())
       return s;
-    Endpoint at;
-    if (Status s = resolve(oobHost_, 0, &at); !s.ok())
-      return Status(s.code(), what_ + ": " + s.message());
     Fd fd;
-    Endpoint bound;
-    if (Status s = listenOn(at, &fd, &bound); !s.ok())
-      return Status(ErrorCode::TransportError, what_ + ": " + s.message());
-    std::random_device random;
-    std::ostringstream nonce;
-    nonce << std::hex << random() << random();
-    *handle =
-        bound.host() + " " + std::to_string(bound.port()) + " " + nonce.str();
-    *listen = ibv::makeListenComm(ports_[dev], std::move(fd), nonce.str(),
+    std::string nonce;
+    if (Status s = listenForHandle(oobHost_, what_, &fd, handle, &nonce);
+        !s.ok())
+      return s;
+    *listen = ibv::makeListenComm(ports_[dev], std::move(fd), nonce,
                                   devices_[dev].maxDepth, what_);
     return Status::success();
   }
@@ -262,23 +256,15 @@ public:
                         std::to_string(devices_[dev].maxDepth) + " (what " +
                         devices_[dev].name +
                         "'s queue pairs and completion queues allow)");
-    std::istringstream in(handle);
-    std::string host, nonce;
-    int32_t port = -1;
-    if (!(in >> host >> port >> nonce))
-      return Status(ErrorCode::InvalidArgument,
-                    what_ + ": '" + handle + "' is not an ib net handle");
-    Endpoint to;
-    if (Status s = resolve(host, port, &to); !s.ok())
-      return Status(s.code(), what_ + ": " + s.message());
     Fd fd;
-    if (Status s = connectWithRetry(
-            to, "the ib connection listener at " + to.toString(), deadline,
-            &fd);
+    std::string peer, nonce;
+    if (Status s = connectToHandle(handle, what_, "an ib net handle",
+                                   "the ib connection listener", deadline, &fd,
+                                   &peer, &nonce);
         !s.ok())
-      return Status(s.code(), what_ + ": " + s.message());
-    return ibv::startConnect(ports_[dev], std::move(fd), to.toString(), nonce,
-                             depth, what_, connecting);
+      return s;
+    return ibv::startConnect(ports_[dev], std::move(fd), peer, nonce, depth,
+                             what_, connecting);
   }
 
   Status regMr(int dev, void *data, size_t bytes, NetMemoryKind kind,

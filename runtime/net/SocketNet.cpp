@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 #include "SocketInternal.h"
 #include "Sysfs.h"
+#include "runtime/net/NetHandle.h"
 
 #include <ifaddrs.h>
 #include <netinet/in.h>
@@ -29,13 +30,6 @@ namespace net {
 namespace {
 
 using namespace sock;
-
-std::string randomNonce() {
-  std::random_device random;
-  std::ostringstream out;
-  out << std::hex << random() << random() << random();
-  return out.str();
-}
 
 /// Writes the hello, then becomes a send connection.
 class SocketConnecting final : public NetConnecting {
@@ -212,15 +206,10 @@ public:
                 std::unique_ptr<NetListenComm> *listen) override {
     if (Status s = checkDevice(dev); !s.ok())
       return s;
-    Endpoint at;
-    if (Status s = resolve(host_, 0, &at); !s.ok())
-      return Status(s.code(), what_ + ": " + s.message());
     Fd fd;
-    Endpoint bound;
-    if (Status s = listenOn(at, &fd, &bound); !s.ok())
-      return Status(ErrorCode::TransportError, what_ + ": " + s.message());
-    std::string nonce = randomNonce();
-    *handle = bound.host() + " " + std::to_string(bound.port()) + " " + nonce;
+    std::string nonce;
+    if (Status s = listenForHandle(host_, what_, &fd, handle, &nonce); !s.ok())
+      return s;
     *listen = std::make_unique<SocketListenComm>(std::move(fd), nonce);
     return Status::success();
   }
@@ -234,26 +223,18 @@ public:
       return Status(ErrorCode::InvalidArgument,
                     what_ + ": a connection depth of " + std::to_string(depth) +
                         " is outside 1.." + std::to_string(kMaxDepth));
-    std::istringstream in(handle);
-    std::string host, nonce;
-    int32_t port = -1;
-    if (!(in >> host >> port >> nonce))
-      return Status(ErrorCode::InvalidArgument,
-                    what_ + ": '" + handle + "' is not a socket net handle");
-    Endpoint to;
-    if (Status s = resolve(host, port, &to); !s.ok())
-      return Status(s.code(), what_ + ": " + s.message());
     Fd fd;
-    if (Status s = connectWithRetry(to, "the listener at " + to.toString(),
-                                    deadline, &fd);
+    std::string peer, nonce;
+    if (Status s =
+            connectToHandle(handle, what_, "a socket net handle",
+                            "the listener", deadline, &fd, &peer, &nonce);
         !s.ok())
-      return Status(s.code(), what_ + ": " + s.message());
+      return s;
     std::string payload = std::string(kMagic) + " " + nonce;
     char header[kHeaderBytes];
     encode({Frame::Hello, 0, depth, payload.size()}, header);
     *connecting = std::make_unique<SocketConnecting>(
-        std::move(fd), to.toString(),
-        std::string(header, kHeaderBytes) + payload);
+        std::move(fd), peer, std::string(header, kHeaderBytes) + payload);
     return Status::success();
   }
 
