@@ -364,8 +364,9 @@ TEST(CommunicatorTest, TraceRecordsEveryInstructionOfTheLastRun) {
         EXPECT_LE(e.waited, e.end - e.start + 1e-9);
         EXPECT_GT(e.bytes, 0);
         EXPECT_LE(e.bytes, 64);
-        if (i > 0 && events[i - 1].channel == e.channel)
+        if (i > 0 && events[i - 1].channel == e.channel) {
           EXPECT_GE(e.start, events[i - 1].end);
+        }
       }
     }
   }
