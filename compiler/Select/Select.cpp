@@ -121,8 +121,18 @@ static std::string whyText(const SelectionRecord &record) {
 /// One expanded candidate waiting for its simulation.
 struct Selector::SimJob {
   size_t tried = 0; ///< its entry in SelectionRecord::tried
+  const lowering::Algorithm *algorithm = nullptr;
   sched::Program program;
-  enum State { Waiting, Running, Done, Pruned } state = Waiting;
+  /// quickLowerBound of the program; -1 when it cannot be pruned (a user's
+  /// algorithm, or pruning off).
+  double bound = -1;
+  enum State {
+    Waiting, ///< in line for a helper
+    Skipped, ///< taken out of line by a helper that found it prunable
+    Running,
+    Done,   ///< `result` is set
+    Pruned, ///< taken out of line by its decision
+  } state = Waiting;
   sim::SimResult result;
 };
 
@@ -130,7 +140,10 @@ struct Selector::SimJob {
 /// (pruned, or simulated and counted) exactly as one thread would: helper
 /// threads only simulate ahead the candidates that come next, and a result
 /// is used only when its candidate is not pruned by the time its turn
-/// comes. At most `helpers` + 1 expanded programs are held at once.
+/// comes. A helper leaves alone a candidate that the candidates decided so
+/// far already prune: more decided candidates only lower the best and the
+/// runner-up times, so it will be pruned in its turn too. At most
+/// `helpers` + 1 expanded programs are held at once.
 class Selector::InOrderSimulation {
 public:
   InOrderSimulation(Selector &selector, SelectionRecord &record,
@@ -154,7 +167,11 @@ public:
   void add(size_t tried, sched::Program program) {
     auto job = std::make_unique<SimJob>();
     job->tried = tried;
+    job->algorithm = record.tried[tried].algorithm;
     job->program = std::move(program);
+    if (selector.options.prune && job->algorithm->builtin)
+      job->bound =
+          quickLowerBound(job->program, lowered, selector.topology, simOptions);
     if (helpers > 0) {
       std::lock_guard<std::mutex> lock(mutex);
       waiting.push_back(job.get());
@@ -191,6 +208,24 @@ public:
   }
 
 private:
+  /// Whether a candidate of `algorithm` with quick bound `bound` (-1: not
+  /// prunable) can be neither the fastest nor the runner-up of the
+  /// candidates decided so far. Callers hold `mutex` when helpers run.
+  bool prunable(const lowering::Algorithm *algorithm, double bound) const {
+    if (bound < 0 || bestOf.empty())
+      return false;
+    const lowering::Algorithm *bestAlgorithm = nullptr;
+    double best = -1, second = -1;
+    for (auto [a, t] : bestOf)
+      if (best < 0 || t < best)
+        best = t, bestAlgorithm = a;
+    for (auto [a, t] : bestOf)
+      if (a != bestAlgorithm && (second < 0 || t < second))
+        second = t;
+    return bound >= best &&
+           (algorithm == bestAlgorithm || (second >= 0 && bound >= second));
+  }
+
   void help(size_t h) {
     sim::SimOptions o = simOptions;
     if (o.routes)
@@ -202,6 +237,10 @@ private:
         return;
       SimJob &job = *waiting.front();
       waiting.pop_front();
+      if (prunable(job.algorithm, job.bound)) {
+        job.state = SimJob::Skipped;
+        continue;
+      }
       job.state = SimJob::Running;
       lock.unlock();
       sim::SimResult result =
@@ -219,49 +258,36 @@ private:
     SimJob &job = *jobPtr;
     Candidate &candidate = record.tried[job.tried];
     const lowering::Algorithm *algorithm = candidate.algorithm;
+    std::unique_lock<std::mutex> lock(mutex, std::defer_lock);
+    if (helpers > 0)
+      lock.lock();
     // A candidate that cannot beat the best so far is not simulated (a
     // user's algorithm always is: its failures must be reported).
     // Nor one that could not even be the runner-up: the report's
     // runner-up stays the true one.
-    if (selector.options.prune && algorithm->builtin && !bestOf.empty()) {
-      const lowering::Algorithm *bestAlgorithm = nullptr;
-      double best = -1, second = -1;
-      for (auto [a, t] : bestOf)
-        if (best < 0 || t < best)
-          best = t, bestAlgorithm = a;
-      for (auto [a, t] : bestOf)
-        if (a != bestAlgorithm && (second < 0 || t < second))
-          second = t;
-      double bound =
-          quickLowerBound(job.program, lowered, selector.topology, simOptions);
-      if (bound >= best &&
-          (algorithm == bestAlgorithm || (second >= 0 && bound >= second))) {
-        ++record.pruned;
-        pruned.insert(job.tried);
-        // A helper that already runs it finishes in vain; wait for it,
-        // since it reads the program.
-        if (helpers > 0) {
-          std::unique_lock<std::mutex> lock(mutex);
-          if (job.state == SimJob::Waiting) {
-            waiting.pop_front(); // the oldest undecided is first in line
-            job.state = SimJob::Pruned;
-          } else {
-            finished.wait(lock, [&] { return job.state == SimJob::Done; });
-          }
-        }
-        return;
+    if (prunable(algorithm, job.bound)) {
+      ++record.pruned;
+      pruned.insert(job.tried);
+      // A helper that already runs it finishes in vain; wait for it,
+      // since it reads the program.
+      if (job.state == SimJob::Waiting && helpers > 0) {
+        waiting.pop_front(); // the oldest undecided is first in line
+        job.state = SimJob::Pruned;
+      } else if (job.state == SimJob::Running) {
+        finished.wait(lock, [&] { return job.state == SimJob::Done; });
       }
+      return;
     }
     bool mine = true;
     if (helpers > 0) {
-      std::unique_lock<std::mutex> lock(mutex);
       if (job.state == SimJob::Waiting) {
         waiting.pop_front();
         job.state = SimJob::Running;
-      } else {
+      } else if (job.state != SimJob::Skipped) {
         mine = false;
         finished.wait(lock, [&] { return job.state == SimJob::Done; });
       }
+      lock.unlock();
     }
     if (mine)
       job.result =
@@ -273,12 +299,14 @@ private:
         for (const sched::VerifyError &e :
              sched::verifyProgram(job.program, sched::VerifyOptions()).errors)
           candidate.verifierMessages.push_back(e.message);
-    } else {
-      candidate.seconds = result.totalTime;
-      auto [it, fresh] = bestOf.try_emplace(algorithm, candidate.seconds);
-      if (!fresh)
-        it->second = std::min(it->second, candidate.seconds);
+      return;
     }
+    candidate.seconds = result.totalTime;
+    if (helpers > 0)
+      lock.lock();
+    auto [it, fresh] = bestOf.try_emplace(algorithm, candidate.seconds);
+    if (!fresh)
+      it->second = std::min(it->second, candidate.seconds);
   }
 
   Selector &selector;
@@ -286,13 +314,13 @@ private:
   const lowering::LoweredCollective &lowered;
   const sim::SimOptions &simOptions;
   size_t helpers = 0;
-  /// The best simulated time of every algorithm so far.
-  std::map<const lowering::Algorithm *, double> bestOf;
   std::set<size_t> pruned; ///< entries of record.tried
   std::deque<std::unique_ptr<SimJob>> undecided;
 
   std::mutex mutex; ///< guards the rest and every job's state and result
   std::condition_variable started, finished;
+  /// The best simulated time of every algorithm decided so far.
+  std::map<const lowering::Algorithm *, double> bestOf;
   std::deque<SimJob *> waiting; ///< not started yet, in order
   bool closing = false;
   std::vector<std::thread> pool;
