@@ -86,13 +86,6 @@ bool buildPlan(const std::vector<CheckedCollective> &checked,
           ", and a plan holds only verified schedules");
       continue;
     }
-    if (c.lowered.countsAtRunTime) {
-      errors.push_back(describeOp(c) +
-                       ": its send counts are known only at run time, but a "
-                       "plan fixes an all_to_all_v's counts (give the op a "
-                       "constant send_counts attribute)");
-      continue;
-    }
     if (!mesh) {
       errors.push_back(describeOp(c) + ": its mesh is missing");
       continue;
@@ -123,6 +116,17 @@ bool buildPlan(const std::vector<CheckedCollective> &checked,
     }
     entry.connectionSlots = options.connectionSlots;
     entry.program = *c.program;
+    // Counts known only at run time: the plan leaves them to the runtime
+    // (`"send_counts": null`, format version 2). The schedule was expanded
+    // with uniform counts, but its instruction streams do not depend on
+    // them: sched's expansion copies ExpandOptions::sendCounts into
+    // Program::sendCounts and nothing else reads them (a schedule's
+    // expressions cannot name them), so every all_to_all_v algorithm,
+    // built-in or a user's, moves the same chunks for any counts; only the
+    // chunk sizes change, and the runtime cuts them from the counts it is
+    // given (sched::ChunkLayout).
+    if (c.lowered.countsAtRunTime)
+      entry.program.sendCounts.clear();
     plan.worldSize = std::max(plan.worldSize, int32_t(mesh.getNumRanks()));
     plan.collectives.push_back(std::move(entry));
   }

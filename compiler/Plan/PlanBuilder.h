@@ -42,8 +42,10 @@ std::vector<std::vector<int32_t>> allGroups(llvm::ArrayRef<int64_t> meshShape,
 /// Builds the plan of every collective of `checked` (a coll.recv travels
 /// with its coll.send). Fails, appending one message per collective to
 /// `errors`, when a collective has no verified schedule or cannot be
-/// described by a plan (all_to_all_v counts known only at run time), and
-/// when the program has no collective at all.
+/// described by a plan, and when the program has no collective at all. An
+/// all_to_all_v whose counts are known only at run time gets an empty
+/// program.sendCounts: its counts are given at run time
+/// (collrt::sendCountsAtRunTime).
 bool buildPlan(const std::vector<CheckedCollective> &checked,
                const PlanBuildOptions &options, collrt::Plan &plan,
                std::vector<std::string> &errors);

@@ -3,6 +3,7 @@
 
 #include "collrt/collrt.h"
 #include "runtime/check/Reference.h"
+#include "runtime/check/SendCounts.h"
 #include "runtime/check/TestData.h"
 
 #include <sys/mman.h>
@@ -109,8 +110,11 @@ private:
   size_t waiting_;
 };
 
+/// `sendCounts`: the N x N counts of an all_to_all_v whose plan leaves them
+/// to run time, else nullptr.
 RankOutcome runRank(collrt::Communicator &comm, const collrt::Plan &plan,
-                    size_t index, RankBuffers &buffers, StartLine &start) {
+                    size_t index, const int64_t *sendCounts,
+                    RankBuffers &buffers, StartLine &start) {
   RankOutcome outcome;
   const collrt::PlanCollective &collective = plan.collectives[index];
   const sched::Program &program = collective.program;
@@ -118,15 +122,18 @@ RankOutcome runRank(collrt::Communicator &comm, const collrt::Plan &plan,
   size_t elementSize = collrt::dataTypeSize(collective.dtype);
   int64_t count = collective.elementsPerRank, inputElements = 0,
           outputElements = 0;
+  collrt::check::TestData data(program, collective.dtype, collective.reduction,
+                               0, sendCounts);
   if (rank >= 0) {
     if (program.collective == Collective::AllToAllV)
-      count = collrt::check::referenceInputElements(program, rank, 0);
-    inputElements = collrt::check::referenceInputElements(program, rank, count);
-    outputElements = collrt::outputElements(collective, rank, count);
+      count = collrt::check::referenceInputElements(program, rank, 0,
+                                                    data.sendCounts());
+    inputElements = collrt::check::referenceInputElements(program, rank, count,
+                                                          data.sendCounts());
+    outputElements =
+        collrt::outputElements(collective, rank, count, sendCounts);
   }
   uint8_t *input = nullptr, *output = nullptr;
-  collrt::check::TestData data(program, collective.dtype, collective.reduction,
-                               0);
   try {
     buffers.reserve(size_t(inputElements) * elementSize,
                     size_t(outputElements) * elementSize);
@@ -151,7 +158,7 @@ RankOutcome runRank(collrt::Communicator &comm, const collrt::Plan &plan,
   start.arriveAndWait();
   auto begin = std::chrono::steady_clock::now();
   outcome.status = comm.run(plan, index, input, output, count, collective.dtype,
-                            collective.reduction);
+                            collective.reduction, sendCounts);
   outcome.seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - begin)
           .count();
@@ -192,15 +199,48 @@ bool runPlanInProcess(const collrt::Plan &plan, const RunPlanOptions &options,
   out += line;
   bool ok = true;
   std::vector<RankBuffers> buffers(comms.size());
+  // The counts drawn for each all_to_all_v with counts at run time.
+  std::vector<std::vector<int64_t>> drawn(plan.collectives.size());
   for (size_t index = 0; index < plan.collectives.size(); ++index) {
     const collrt::PlanCollective &collective = plan.collectives[index];
+    std::string countsText;
+    if (collrt::sendCountsAtRunTime(collective)) {
+      RunCounts how =
+          index < options.counts.size() ? options.counts[index] : RunCounts();
+      int64_t row = std::max<int64_t>(how.rowElements, 1);
+      int32_t n = collective.program.numRanks;
+      if (how.transposeOf >= 0 && size_t(how.transposeOf) < index &&
+          drawn[size_t(how.transposeOf)].size() == size_t(n) * size_t(n)) {
+        drawn[index] =
+            collrt::check::transposeCounts(drawn[size_t(how.transposeOf)], n);
+        countsText = "send counts the transpose of collective " +
+                     std::to_string(how.transposeOf) + "'s (" +
+                     plan.collectives[size_t(how.transposeOf)].location + ")";
+      } else {
+        int64_t rows = collective.elementsPerRank >= 0
+                           ? collective.elementsPerRank / row
+                           : RunPlanOptions::kDynamicRowsPerRank;
+        drawn[index] =
+            collrt::check::randomSendCounts(n, rows, row, options.countsSeed);
+        countsText = "random send counts, seed " +
+                     std::to_string(options.countsSeed) + ", " +
+                     std::to_string(rows) + " rows per rank";
+      }
+      int64_t least = 0, most = 0;
+      collrt::check::countRange(drawn[index], row, &least, &most);
+      countsText += ", rows per peer " + std::to_string(least) + ".." +
+                    std::to_string(most);
+    }
+    const int64_t *sendCounts =
+        drawn[index].empty() ? nullptr : drawn[index].data();
     std::vector<RankOutcome> outcomes(comms.size());
     std::vector<std::thread> threads;
     threads.reserve(comms.size());
     StartLine start(comms.size());
     for (size_t r = 0; r < comms.size(); ++r)
       threads.emplace_back([&, r] {
-        outcomes[r] = runRank(*comms[r], plan, index, buffers[r], start);
+        outcomes[r] =
+            runRank(*comms[r], plan, index, sendCounts, buffers[r], start);
       });
     for (std::thread &t : threads)
       t.join();
@@ -231,7 +271,15 @@ bool runPlanInProcess(const collrt::Plan &plan, const RunPlanOptions &options,
         collrt::dataTypeName(collective.dtype), int(collective.groups.size()),
         collective.groups.size() == 1 ? "" : "s", collective.program.numRanks,
         (long long)wrong, (long long)checked, seconds);
-    out += "run: " + what + line;
+    if (!countsText.empty()) {
+      // "..., 0 of N elements wrong, T s" gains "; <which counts>".
+      std::string text = line;
+      if (!text.empty() && text.back() == '\n')
+        text.pop_back();
+      out += "run: " + what + text + "; " + countsText + "\n";
+    } else {
+      out += "run: " + what + line;
+    }
     if (wrong) {
       ok = false;
       for (const RankOutcome &o : outcomes)

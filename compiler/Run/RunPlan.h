@@ -16,10 +16,30 @@
 
 #include <cstddef>
 #include <string>
+#include <vector>
 
 namespace collc {
 
+/// How --run draws the send counts of an all_to_all_v whose plan leaves them
+/// to run time (collrt::sendCountsAtRunTime), by plan index.
+struct RunCounts {
+  /// Elements of one row of the split axis: counts are whole rows.
+  int64_t rowElements = 1;
+  /// >= 0: the transpose of the counts drawn for that earlier plan
+  /// collective (a MoE combine returns what the dispatch delivered, as its
+  /// `send_counts = linalg.transpose(...)` says).
+  int64_t transposeOf = -1;
+};
+
 struct RunPlanOptions {
+  /// all_to_all_v with counts at run time: each sender's row is a random
+  /// split of its input rows (collrt::check::randomSendCounts with this
+  /// seed) when its input size is static; the transpose of
+  /// an earlier one's when RunCounts::transposeOf says so; otherwise every
+  /// sender splits kDynamicRowsPerRank rows.
+  uint64_t countsSeed = 1;
+  std::vector<RunCounts> counts;
+  static constexpr int64_t kDynamicRowsPerRank = 64;
   /// The watchdog of every collective (CommOptions::timeoutSeconds).
   double timeoutSeconds = 60;
   /// The largest message of a connection slot (CommOptions::slotBytes);
@@ -29,7 +49,8 @@ struct RunPlanOptions {
 };
 
 /// Runs every collective of `plan` once and checks it. Appends to `out` a
-/// header line and one line per collective (wrong elements, time); false
+/// header line and one line per collective (wrong elements, time, and for
+/// counts drawn at run time which: seed and rows per peer); false
 /// when a collective failed to run or computed a wrong element (its first
 /// wrong elements are listed).
 bool runPlanInProcess(const collrt::Plan &plan, const RunPlanOptions &options,

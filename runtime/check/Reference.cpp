@@ -32,8 +32,14 @@ int64_t partOffset(int64_t total, int32_t n, int32_t part) {
   return offset;
 }
 
-int64_t sendCount(const Program &program, int32_t from, int32_t to) {
-  size_t at = size_t(from) * size_t(program.numRanks) + size_t(to);
+/// Entry (from, to) of `counts` (N x N, row-major by sender), or of the
+/// program's own counts when `counts` is null; 0 when there are none.
+int64_t sendCount(const Program &program, const int64_t *counts, int32_t from,
+                  int32_t to) {
+  size_t n = size_t(program.numRanks);
+  size_t at = size_t(from) * n + size_t(to);
+  if (counts)
+    return at < n * n ? counts[at] : 0;
   return at < program.sendCounts.size() ? program.sendCounts[at] : 0;
 }
 
@@ -60,17 +66,17 @@ std::string formatValue(DataType type, uint64_t bits) {
 } // namespace
 
 int64_t referenceInputElements(const Program &program, int32_t rank,
-                               int64_t count) {
+                               int64_t count, const int64_t *sendCounts) {
   if (program.collective != Collective::AllToAllV)
     return count;
   int64_t total = 0;
   for (int32_t to = 0; to < program.numRanks; ++to)
-    total += sendCount(program, rank, to);
+    total += sendCount(program, sendCounts, rank, to);
   return total;
 }
 
 int64_t referenceOutputElements(const Program &program, int32_t rank,
-                                int64_t count) {
+                                int64_t count, const int64_t *sendCounts) {
   int32_t n = program.numRanks;
   switch (program.collective) {
   case Collective::AllReduce:
@@ -89,7 +95,7 @@ int64_t referenceOutputElements(const Program &program, int32_t rank,
   case Collective::AllToAllV: {
     int64_t total = 0;
     for (int32_t from = 0; from < n; ++from)
-      total += sendCount(program, from, rank);
+      total += sendCount(program, sendCounts, from, rank);
     return total;
   }
   }
@@ -97,7 +103,8 @@ int64_t referenceOutputElements(const Program &program, int32_t rank,
 }
 
 std::vector<OutputSegment> outputSegments(const Program &program, int32_t rank,
-                                          int64_t count) {
+                                          int64_t count,
+                                          const int64_t *sendCounts) {
   int32_t n = program.numRanks;
   std::vector<OutputSegment> segments;
   auto add = [&](int64_t outputBegin, int64_t length, int32_t source,
@@ -143,8 +150,8 @@ std::vector<OutputSegment> outputSegments(const Program &program, int32_t rank,
     for (int32_t s = 0; s < n; ++s) {
       int64_t inputBegin = 0;
       for (int32_t p = 0; p < rank; ++p)
-        inputBegin += sendCount(program, s, p);
-      int64_t length = sendCount(program, s, rank);
+        inputBegin += sendCount(program, sendCounts, s, p);
+      int64_t length = sendCount(program, sendCounts, s, rank);
       add(at, length, s, inputBegin);
       at += length;
     }
@@ -255,7 +262,8 @@ CheckResult checkRank(const TestData &data, int32_t rank, int64_t count,
   };
 
   // Buffers of the wrong size: every element one of them lacks is wrong.
-  int64_t wantOutput = referenceOutputElements(program, rank, count);
+  int64_t wantOutput =
+      referenceOutputElements(program, rank, count, data.sendCounts());
   if (outputElements != wantOutput) {
     result.checked += std::abs(outputElements - wantOutput);
     for (int64_t i = std::min(outputElements, wantOutput);
@@ -264,7 +272,8 @@ CheckResult checkRank(const TestData &data, int32_t rank, int64_t count,
             "an output of " + std::to_string(wantOutput) + " elements",
             "a buffer of " + std::to_string(outputElements));
   }
-  int64_t wantInput = referenceInputElements(program, rank, count);
+  int64_t wantInput =
+      referenceInputElements(program, rank, count, data.sendCounts());
   if (inputElements != wantInput) {
     result.checked += std::abs(inputElements - wantInput);
     for (int64_t i = std::min(inputElements, wantInput);
@@ -318,7 +327,8 @@ CheckResult checkRank(const TestData &data, int32_t rank, int64_t count,
 
     const bool floatAverage = data.op() == ReduceOp::Avg && E::kFloat;
     double want[kBlock];
-    for (const OutputSegment &segment : outputSegments(program, rank, count)) {
+    for (const OutputSegment &segment :
+         outputSegments(program, rank, count, data.sendCounts())) {
       // Elements past the end of a short output were counted above.
       const int64_t length = std::max<int64_t>(
           0, std::min(segment.length, outputElements - segment.outputBegin));

@@ -22,11 +22,15 @@ namespace check {
 
 /// Elements of group rank `rank`'s input buffer for `count` input elements
 /// per rank (all_to_all_v: the rank's row of send counts; `count` unused).
+/// `sendCounts`: an all_to_all_v's N x N counts of this run (row-major by
+/// sender) when they are given at run time; nullptr: program.sendCounts.
 int64_t referenceInputElements(const collc::sched::Program &program,
-                               int32_t rank, int64_t count);
+                               int32_t rank, int64_t count,
+                               const int64_t *sendCounts = nullptr);
 /// Elements of its output buffer.
 int64_t referenceOutputElements(const collc::sched::Program &program,
-                                int32_t rank, int64_t count);
+                                int32_t rank, int64_t count,
+                                const int64_t *sendCounts = nullptr);
 
 /// A run of output elements [outputBegin, outputBegin + length) that holds
 /// input elements [inputBegin, ...) of `sourceRank`, or (sourceRank == -1)
@@ -42,7 +46,8 @@ struct OutputSegment {
 /// Outputs it leaves free (reduce and gather off the root, send/recv ranks
 /// that receive nothing) have none.
 std::vector<OutputSegment> outputSegments(const collc::sched::Program &program,
-                                          int32_t rank, int64_t count);
+                                          int32_t rank, int64_t count,
+                                          const int64_t *sendCounts = nullptr);
 
 /// One wrong element.
 struct ElementError {
@@ -66,13 +71,14 @@ struct CheckResult {
 };
 
 /// Compares group rank `rank`'s buffers after a run of `data` with `count`
-/// input elements per rank: every output element the postcondition defines
-/// against the reference (bit for bit for copies; exactly for sums,
-/// products, minima and maxima; for avg of floating-point types within one
-/// unit in the last place of the correctly rounded quotient, and truncated
-/// toward zero for integers), and every input element against what
-/// TestData wrote (a run must not modify its input). Buffers of the wrong
-/// size count every missing element as wrong. Keeps `maxExamples` examples.
+/// input elements per rank (an all_to_all_v's sizes from data.sendCounts()):
+/// every output element the postcondition defines against the reference (bit
+/// for bit for copies; exactly for sums, products, minima and maxima; for avg
+/// of floating-point types within one unit in the last place of the correctly
+/// rounded quotient, and truncated toward zero for integers), and every input
+/// element against what TestData wrote (a run must not modify its input).
+/// Buffers of the wrong size count every missing element as wrong. Keeps
+/// `maxExamples` examples.
 CheckResult checkRank(const TestData &data, int32_t rank, int64_t count,
                       const void *input, int64_t inputElements,
                       const void *output, int64_t outputElements,

@@ -73,8 +73,15 @@ drawAgain(uint64_t h, bool ordered, typename E::Storage poison) {
 
 TestData::TestData(const collc::sched::Program &program, DataType type,
                    ReduceOp op, uint64_t iteration)
-    : program_(program), type_(type), op_(op), iteration_(iteration),
-      domain_(Domain::Bits) {
+    : TestData(program, type, op, iteration, nullptr) {}
+
+TestData::TestData(const collc::sched::Program &program, DataType type,
+                   ReduceOp op, uint64_t iteration, const int64_t *sendCounts)
+    : program_(program),
+      sendCounts_(sendCounts                   ? sendCounts
+                  : program.sendCounts.empty() ? nullptr
+                                               : program.sendCounts.data()),
+      type_(type), op_(op), iteration_(iteration), domain_(Domain::Bits) {
   if (!reduces(program.collective))
     return;
   switch (op) {

@@ -57,12 +57,21 @@ public:
   /// reduce), iteration `iteration`.
   TestData(const collc::sched::Program &program, DataType type, ReduceOp op,
            uint64_t iteration);
+  /// The same for an all_to_all_v whose counts are given at run time:
+  /// `sendCounts` holds the run's N x N counts (row-major by sender; not
+  /// copied, it must outlive the data), nullptr for program.sendCounts.
+  TestData(const collc::sched::Program &program, DataType type, ReduceOp op,
+           uint64_t iteration, const int64_t *sendCounts);
 
   const collc::sched::Program &program() const { return program_; }
   DataType type() const { return type_; }
   ReduceOp op() const { return op_; }
   Domain domain() const { return domain_; }
   int32_t groupSize() const { return program_.numRanks; }
+  /// The all_to_all_v send counts the run uses (N x N, row-major by
+  /// sender): the ones given, else program.sendCounts; nullptr when there
+  /// are none.
+  const int64_t *sendCounts() const { return sendCounts_; }
 
   /// The value of input element `index` of group rank `rank` as a double
   /// (exact for every domain but Bits of 64-bit types).
@@ -97,6 +106,7 @@ private:
   int64_t sumValue(uint64_t h) const;
 
   const collc::sched::Program &program_;
+  const int64_t *sendCounts_ = nullptr;
   DataType type_;
   ReduceOp op_;
   uint64_t iteration_;

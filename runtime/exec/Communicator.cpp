@@ -15,15 +15,17 @@ using collc::sched::Buffer;
 using collc::sched::Collective;
 
 int64_t outputElements(const PlanCollective &collective, int32_t groupRank,
-                       int64_t count) {
+                       int64_t count, const int64_t *sendCounts) {
   const collc::sched::Program &program = collective.program;
   if (groupRank < 0 || groupRank >= program.numRanks || count < 0)
     return 0;
   size_t n = size_t(program.numRanks);
-  if (program.collective == Collective::AllToAllV &&
+  if (program.collective == Collective::AllToAllV && !sendCounts &&
       program.sendCounts.size() != n * n)
     return 0;
-  collc::sched::ChunkLayout layout(program, count);
+  collc::sched::ChunkLayout layout(
+      program, count,
+      program.collective == Collective::AllToAllV ? sendCounts : nullptr);
   int64_t total = 0;
   for (uint32_t i = 0; i < program.buffers.outputChunks; ++i)
     total += layout.elements(groupRank, Buffer::Output, i);
@@ -147,7 +149,8 @@ Status TransportCommunicator::finalize() {
 
 Status TransportCommunicator::run(const Plan &plan, size_t index,
                                   const void *sendbuf, void *recvbuf,
-                                  int64_t count, DataType dtype, ReduceOp op) {
+                                  int64_t count, DataType dtype, ReduceOp op,
+                                  const int64_t *sendCounts) {
   // The watchdog's clock starts now.
   Deadline deadline = Deadline::after(options_.timeoutSeconds);
   std::string rankText = "rank " + std::to_string(rank());
@@ -190,6 +193,7 @@ Status TransportCommunicator::run(const Plan &plan, size_t index,
   request.sendbuf = sendbuf;
   request.recvbuf = recvbuf;
   request.count = count;
+  request.sendCounts = sendCounts;
   request.slotBytes = options_.slotBytes;
   request.deadline = deadline;
   request.timeoutSeconds = options_.timeoutSeconds;

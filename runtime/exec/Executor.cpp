@@ -40,12 +40,13 @@ Status checkArguments(const RunLayout &layout, const PlanCollective &collective,
   int64_t outputElements = layout.bufferElements(Buffer::Output);
   if (collective.program.collective == Collective::AllToAllV &&
       request.count != inputElements)
-    return Status(ErrorCode::PlanMismatch,
-                  rank + ": count = " + std::to_string(request.count) +
-                      " does not match " + layout.collectiveName +
-                      ": its send counts give group rank " +
-                      std::to_string(layout.groupRank) + " " +
-                      std::to_string(inputElements) + " input elements");
+    return Status(
+        ErrorCode::PlanMismatch,
+        rank + ": count = " + std::to_string(request.count) +
+            " does not match " + layout.collectiveName + ": its send counts " +
+            (sendCountsAtRunTime(collective) ? "(given at run time) " : "") +
+            "give group rank " + std::to_string(layout.groupRank) + " " +
+            std::to_string(inputElements) + " input elements");
   if (!request.sendbuf && inputElements > 0)
     return Status(ErrorCode::InvalidArgument,
                   rank + ": sendbuf is null but " + layout.collectiveName +
@@ -103,7 +104,7 @@ Status runCollective(Transport &transport, ExecutorState &state,
   RunLayout layout;
   if (Status s = buildRunLayout(collective, request.index, transport.rank(),
                                 transport.worldSize(), request.count,
-                                request.slotBytes, &layout);
+                                request.slotBytes, &layout, request.sendCounts);
       !s.ok())
     return s;
   bool member = layout.groupRank >= 0;

@@ -57,6 +57,9 @@ struct RunRequest {
   const void *sendbuf = nullptr;
   void *recvbuf = nullptr;
   int64_t count = 0;
+  /// An all_to_all_v whose plan leaves its counts to run time: the N x N
+  /// counts, row-major by sender (the caller's, not copied); else nullptr.
+  const int64_t *sendCounts = nullptr;
   size_t slotBytes = 1 << 20;
   /// When the run started (the watchdog's clock) and how long it may take.
   Deadline deadline = Deadline::after(60);

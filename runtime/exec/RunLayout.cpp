@@ -59,7 +59,8 @@ public:
       return fail("chunksPerPart is 0");
     if (p.collective == Collective::AllToAllV) {
       size_t n = size_t(p.numRanks);
-      if (p.sendCounts.size() != n * n)
+      // Empty: the counts are given at run time (buildRunLayout checks them).
+      if (!p.sendCounts.empty() && p.sendCounts.size() != n * n)
         return fail("all_to_all_v has " + std::to_string(p.sendCounts.size()) +
                     " send counts; " + std::to_string(n) + " ranks need " +
                     std::to_string(n * n));
@@ -147,15 +148,65 @@ private:
   const std::string &name_;
 };
 
+/// The send counts of an all_to_all_v run: the plan's, or (when the plan
+/// leaves them to run time) the caller's N x N matrix. PlanMismatch for a
+/// matrix given to a plan that fixes its counts; InvalidArgument for a
+/// missing one or a negative entry.
+Status runSendCounts(const PlanCollective &collective, const std::string &rank,
+                     const std::string &name, const int64_t *given,
+                     const int64_t **counts) {
+  const Program &program = collective.program;
+  *counts = nullptr;
+  if (program.collective != Collective::AllToAllV) {
+    if (given)
+      return Status(ErrorCode::InvalidArgument,
+                    rank + ": send counts were given for " + name +
+                        ", which is not an all_to_all_v and takes none");
+    return Status::success();
+  }
+  if (!sendCountsAtRunTime(collective)) {
+    if (given)
+      return Status(ErrorCode::PlanMismatch,
+                    rank + ": send counts were given for " + name +
+                        ", whose plan fixes its send counts (run it without "
+                        "them, or emit a plan whose counts are given at run "
+                        "time)");
+    *counts = program.sendCounts.data();
+    return Status::success();
+  }
+  if (!given)
+    return Status(ErrorCode::InvalidArgument,
+                  rank + ": " + name +
+                      " takes its send counts at run time, but none were "
+                      "given (pass the " +
+                      std::to_string(program.numRanks) + " x " +
+                      std::to_string(program.numRanks) +
+                      " matrix, row-major by sender, the same on every rank)");
+  size_t n = size_t(program.numRanks);
+  for (size_t i = 0; i < n * n; ++i)
+    if (given[i] < 0)
+      return Status(
+          ErrorCode::InvalidArgument,
+          rank + ": send count [" + std::to_string(i / n) + "][" +
+              std::to_string(i % n) + "] (entry " + std::to_string(i) +
+              ", from group rank " + std::to_string(i / n) + " to " +
+              std::to_string(i % n) + ") of " + name + " is negative (" +
+              std::to_string(given[i]) + "); counts are elements >= 0");
+  *counts = given;
+  return Status::success();
+}
+
 /// The largest chunk of any buffer of any rank for `count` (so that every
 /// rank cuts the same number of tiles).
 int64_t largestChunk(const Program &program,
-                     const collc::sched::ChunkLayout &layout) {
+                     const collc::sched::ChunkLayout &layout,
+                     const int64_t *sendCounts) {
   int64_t largest = layout.elements(0, Buffer::Scratch, 0);
   if (program.collective == Collective::AllToAllV) {
-    for (int64_t sent : program.sendCounts)
-      largest = std::max(
-          largest, collc::sched::chunkElements(sent, program.chunksPerPart, 0));
+    size_t n = size_t(program.numRanks);
+    for (size_t i = 0; i < n * n; ++i)
+      largest = std::max(largest, collc::sched::chunkElements(
+                                      sendCounts[i], program.chunksPerPart, 0));
     return largest;
   }
   // Input chunks are the same on every rank and output chunks are largest
@@ -171,7 +222,8 @@ int64_t largestChunk(const Program &program,
 
 Status buildRunLayout(const PlanCollective &collective, size_t index,
                       int32_t worldRank, int32_t worldSize, int64_t count,
-                      size_t slotBytes, RunLayout *out) {
+                      size_t slotBytes, RunLayout *out,
+                      const int64_t *sendCounts) {
   const Program &program = collective.program;
   RunLayout &layout = *out;
   layout = RunLayout();
@@ -189,6 +241,11 @@ Status buildRunLayout(const PlanCollective &collective, size_t index,
   if (collective.connectionSlots < 1)
     return Status(ErrorCode::InvalidPlan,
                   layout.collectiveName + ": connectionSlots is 0");
+  const int64_t *counts = nullptr;
+  if (Status s = runSendCounts(collective, "rank " + std::to_string(worldRank),
+                               layout.collectiveName, sendCounts, &counts);
+      !s.ok())
+    return s;
 
   // Groups: disjoint, each numRanks world ranks of the world.
   std::vector<bool> seen(size_t(std::max(worldSize, 0)), false);
@@ -256,7 +313,7 @@ Status buildRunLayout(const PlanCollective &collective, size_t index,
     layout.group.push_back(world);
 
   // This rank's buffers.
-  collc::sched::ChunkLayout chunks(program, count);
+  collc::sched::ChunkLayout chunks(program, count, counts);
   for (Buffer b : {Buffer::Input, Buffer::Output, Buffer::Scratch}) {
     std::vector<int64_t> &offsets = layout.offsets[int(b)];
     uint32_t n = program.buffers.chunks(b);
@@ -270,7 +327,7 @@ Status buildRunLayout(const PlanCollective &collective, size_t index,
 
   // Tiles: every chunk's tile-t slice is its elements [t T, (t + 1) T), so
   // that a message of c chunks holds at most c T elements after its header.
-  int64_t largest = largestChunk(program, chunks);
+  int64_t largest = largestChunk(program, chunks, counts);
   uint64_t c = layout.maxMessageChunks;
   if (c == 0) {
     layout.tileElements = std::max<int64_t>(largest, 1);

@@ -90,10 +90,17 @@ struct RunLayout {
 /// rank `worldRank` of `worldSize`, `count` input elements and slots of
 /// `slotBytes`. InvalidPlan for a malformed entry, PlanMismatch when its
 /// groups do not fit the world, InvalidArgument when slotBytes cannot hold
-/// the largest message's header and one element per chunk.
+/// the largest message's header and one element per chunk. `sendCounts`:
+/// an all_to_all_v's N x N counts (row-major by sender) when its plan leaves
+/// them to run time (sendCountsAtRunTime), else nullptr; the chunks and
+/// tiles are cut from them (not copied: they must outlive the layout), and
+/// the fingerprint does not depend on them (the connections do not).
+/// InvalidArgument when they are missing or hold a negative entry,
+/// PlanMismatch when given for a plan that fixes its counts.
 Status buildRunLayout(const PlanCollective &collective, size_t index,
                       int32_t worldRank, int32_t worldSize, int64_t count,
-                      size_t slotBytes, RunLayout *layout);
+                      size_t slotBytes, RunLayout *layout,
+                      const int64_t *sendCounts = nullptr);
 
 } // namespace exec
 } // namespace collrt

@@ -40,7 +40,8 @@ public:
   int32_t channelThreads() const override { return channelThreads_; }
   std::vector<TraceEvent> lastTrace() const override;
   Status run(const Plan &plan, size_t index, const void *sendbuf, void *recvbuf,
-             int64_t count, DataType dtype, ReduceOp op) override;
+             int64_t count, DataType dtype, ReduceOp op,
+             const int64_t *sendCounts = nullptr) override;
   void abort(const std::string &reason) override;
   Status finalize() override;
 

@@ -270,6 +270,13 @@ Status loadPlanFile(const std::string &path, Plan *plan) {
   return planFromJson(text, path, plan);
 }
 
+int planVersionNeeded(const Plan &plan) {
+  for (const PlanCollective &collective : plan.collectives)
+    if (sendCountsAtRunTime(collective))
+      return 2;
+  return 1;
+}
+
 int32_t groupRankOf(const PlanCollective &collective, int32_t worldRank) {
   for (const std::vector<int32_t> &group : collective.groups)
     for (size_t i = 0; i < group.size(); ++i)

@@ -188,18 +188,21 @@ public:
     if (!root.contains("version"))
       fail("$", "has no \"version\" (a required key)");
     const Json &version = root["version"];
-    if (!version.is_number_integer() || version != kPlanVersion)
+    if (!version.is_number_integer() || version < kPlanOldestVersion ||
+        version > kPlanVersion)
       fail("$.version", "plan format version " + describe(version) +
-                            " is not supported: this reader reads version " +
+                            " is not supported: this reader reads versions " +
+                            std::to_string(kPlanOldestVersion) + " to " +
                             std::to_string(kPlanVersion) +
-                            " only (emit the plan again with the collc that "
+                            " (emit the plan again with the collc that "
                             "matches this runtime)");
+    version_ = int(version.get<int64_t>());
     if (document.hasDeferredError)
       throw document.deferredError;
     object(root, "$", "a plan",
            {"format", "version", "producer", "topology", "world_size",
             "collectives"});
-    plan->version = kPlanVersion;
+    plan->version = version_;
     plan->producer = string(root["producer"], "$.producer", "producer");
     plan->topology = string(root["topology"], "$.topology", "topology");
     plan->worldSize = int32_t(integer(root["world_size"], "$.world_size", 1,
@@ -213,6 +216,9 @@ public:
   }
 
 private:
+  /// The plan's format version (checked first).
+  int version_ = kPlanVersion;
+
   void collective(const Json &value, const std::string &path, int32_t worldSize,
                   PlanCollective &out) {
     object(value, path, "a collective",
@@ -336,12 +342,20 @@ private:
                  std::to_string(actual));
     }
     bool v = p.collective == sched::Collective::AllToAllV;
-    if (v != value.contains("send_counts"))
-      fail(path + (v ? "" : ".send_counts"),
-           v ? "an all_to_all_v needs \"send_counts\" (num_ranks x num_ranks "
-               "element counts, row-major by sender)"
-             : "\"send_counts\" applies to all_to_all_v only, not to " + name);
-    if (v)
+    if (!v && value.contains("send_counts"))
+      fail(path + ".send_counts",
+           "\"send_counts\" applies to all_to_all_v only, not to " + name);
+    // Version 2: an all_to_all_v's counts may be given at run time
+    // (omitted or null); version 1 requires them.
+    bool atRunTime =
+        v && (!value.contains("send_counts") || value["send_counts"].is_null());
+    if (atRunTime && version_ < 2)
+      fail(path + (value.contains("send_counts") ? ".send_counts" : ""),
+           "an all_to_all_v needs \"send_counts\" (num_ranks x num_ranks "
+           "element counts, row-major by sender) in plan format version " +
+               std::to_string(version_) +
+               "; counts given at run time (null or omitted) need version 2");
+    if (v && !atRunTime)
       sendCounts(value["send_counts"], path + ".send_counts", p);
     ranks(value["ranks"], path + ".ranks", p);
   }

@@ -29,7 +29,7 @@ public:
   std::string write(const Plan &plan) {
     out += "{\n";
     out += "  \"format\": \"collc-plan\",\n";
-    out += "  \"version\": " + std::to_string(plan.version) + ",\n";
+    out += "  \"version\": " + std::to_string(planVersionNeeded(plan)) + ",\n";
     out += "  \"producer\": " + quote(plan.producer) + ",\n";
     out += "  \"topology\": " + quote(plan.topology) + ",\n";
     out += "  \"world_size\": " + std::to_string(plan.worldSize) + ",\n";
@@ -99,8 +99,12 @@ private:
            ", \"scratch\": " + std::to_string(program.buffers.scratchChunks) +
            "},\n";
     if (program.collective == sched::Collective::AllToAllV) {
+      // Empty: the counts are given at run time (version 2).
       out += "        \"send_counts\": ";
-      list(program.sendCounts);
+      if (program.sendCounts.empty())
+        out += "null";
+      else
+        list(program.sendCounts);
       out += ",\n";
     }
     out += "        \"ranks\": [";

@@ -5,6 +5,7 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
+#include <limits>
 #include <utility>
 
 namespace collcrun {
@@ -174,6 +175,12 @@ and prints a row per size as nccl-tests does (docs/collc-run.md).
   --channel-threads N   cpu: threads that run a rank's channels, several
                         channels of one thread as fibers (default 0: the
                         cores shared out among the ranks of the host)
+  --counts random[:SEED]|FILE
+                        an all_to_all_v whose plan gives its send counts at
+                        run time: counts drawn at random, every rank sending
+                        its --bytes split at random among the ranks (seed
+                        SEED, default random:1), or read from FILE, a JSON
+                        N x N array of element counts, row-major by sender
   --trace FILE          cpu: write the last run (of the last size) as a
                         Chrome trace, a process per rank and a thread per
                         channel (ranks as processes: each rank its own
@@ -293,6 +300,27 @@ bool parseOptions(int argc, char **argv, Options *o, std::string *error) {
         return false;
       }
       o->slotBytes = static_cast<size_t>(bytes);
+    } else if (name == "--counts") {
+      if (!value(i, name, &v))
+        return false;
+      o->countsGiven = true;
+      if (v == "random" || v.rfind("random:", 0) == 0) {
+        std::string seed = v == "random" ? "1" : v.substr(7);
+        int64_t parsed = 0;
+        if (!parseInteger(seed, 0, std::numeric_limits<int64_t>::max(),
+                          &parsed)) {
+          *error = "--counts '" + v +
+                   "': the seed of random:SEED must be a whole number >= 0";
+          return false;
+        }
+        o->countsSeed = uint64_t(parsed);
+        o->countsFile.clear();
+      } else if (v.empty()) {
+        *error = "--counts needs random, random:SEED or a file name";
+        return false;
+      } else {
+        o->countsFile = v;
+      }
     } else if (name == "--trace") {
       if (!value(i, name, &v))
         return false;

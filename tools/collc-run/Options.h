@@ -22,6 +22,12 @@ struct Options {
   /// plan's elements_per_rank.
   bool bytesGiven = false;
   int64_t minBytes = 0, maxBytes = 0, factor = 2;
+  /// --counts: an all_to_all_v whose plan leaves its send counts to run
+  /// time runs with counts drawn at random (countsFile empty; every rank's
+  /// row sums to its --bytes) or read from countsFile (a JSON N x N array).
+  bool countsGiven = false;
+  uint64_t countsSeed = 1;
+  std::string countsFile;
   bool check = false;
   int iters = 20;
   int warmup = 5;

@@ -273,14 +273,16 @@ Status runRank(const RunSetup &setup, collrt::Communicator &comm,
 
   for (const SizeCase &size : setup.sizes) {
     int64_t count = size.count, inputElements = 0, outputElements = 0;
+    const int64_t *counts =
+        size.sendCounts.empty() ? nullptr : size.sendCounts.data();
     if (rank >= 0) {
       if (program.collective == Collective::AllToAllV)
-        count = collrt::check::referenceInputElements(program, rank, 0);
+        count = collrt::check::referenceInputElements(program, rank, 0, counts);
       inputElements =
-          collrt::check::referenceInputElements(program, rank, count);
-      outputElements = collrt::outputElements(collective, rank, count);
+          collrt::check::referenceInputElements(program, rank, count, counts);
+      outputElements = collrt::outputElements(collective, rank, count, counts);
       int64_t defined =
-          collrt::check::referenceOutputElements(program, rank, count);
+          collrt::check::referenceOutputElements(program, rank, count, counts);
       if (outputElements != defined) {
         Status s(ErrorCode::CheckFailed,
                  who + ": libcollrt's outputElements gives " +
@@ -296,7 +298,7 @@ Status runRank(const RunSetup &setup, collrt::Communicator &comm,
                                elementSize),
         output(size_t(std::max<int64_t>(outputElements, 1)) * elementSize);
     if (rank >= 0 && !options.check)
-      collrt::check::TestData(program, type, op, 0)
+      collrt::check::TestData(program, type, op, 0, counts)
           .fillInput(rank, input.data(), inputElements);
 
     RankReport report;
@@ -305,14 +307,14 @@ Status runRank(const RunSetup &setup, collrt::Communicator &comm,
     const int runs = options.warmup + options.iters;
     for (int it = 0; it < runs; ++it) {
       // Inputs of iteration `it` (what --check compares against).
-      collrt::check::TestData data(program, type, op, uint64_t(it));
+      collrt::check::TestData data(program, type, op, uint64_t(it), counts);
       if (options.check && rank >= 0) {
         data.fillInput(rank, input.data(), inputElements);
         collrt::check::TestData::poison(type, output.data(), outputElements);
       }
       auto start = std::chrono::steady_clock::now();
       Status s = comm.run(*setup.plan, setup.index, input.data(), output.data(),
-                          count, type, op);
+                          count, type, op, counts);
       auto end = std::chrono::steady_clock::now();
       if (!s.ok()) {
         Status failed(s.code(), who + ", " + sizeLabel(size) + ", iteration " +

@@ -57,6 +57,9 @@ struct SizeCase {
   /// Elements of each rank's input (all_to_all_v: unused, the send counts
   /// fix every rank's).
   int64_t count = 0;
+  /// An all_to_all_v whose plan leaves its counts to run time: this size's
+  /// N x N counts (collc-run --counts), the same on every rank; else empty.
+  std::vector<int64_t> sendCounts;
 };
 
 struct RunSetup {

@@ -15,11 +15,13 @@
 #include "collrt/Bootstrap.h"
 #include "collrt/collrt.h"
 #include "runtime/check/Reference.h"
+#include "runtime/check/SendCounts.h"
 #include "tools/collc-run/GpuRun.h"
 #include "tools/collc-run/Options.h"
 #include "tools/collc-run/RankRun.h"
 #include "tools/collc-run/RunTrace.h"
 
+#include <nlohmann/json.hpp>
 #include <unistd.h>
 
 #include <algorithm>
@@ -46,13 +48,98 @@ int fail(int code, const std::string &message) {
   return code;
 }
 
+/// --counts FILE: a JSON array of N arrays of N element counts >= 0, or
+/// false with `error` naming the file and the entry.
+bool readCountsFile(const std::string &path, int32_t n,
+                    std::vector<int64_t> *counts, std::string *error) {
+  std::ifstream in(path);
+  if (!in) {
+    *error = "--counts " + path + ": cannot read the file";
+    return false;
+  }
+  nlohmann::json value;
+  try {
+    in >> value;
+  } catch (const nlohmann::json::exception &e) {
+    *error = "--counts " + path + ": not JSON: " + e.what();
+    return false;
+  }
+  std::string shape = "a JSON array of " + std::to_string(n) +
+                      " arrays (one per sender) of " + std::to_string(n) +
+                      " element counts >= 0";
+  if (!value.is_array() || value.size() != size_t(n)) {
+    *error = "--counts " + path + ": the plan's all_to_all_v has " +
+             std::to_string(n) + " ranks, so the file must hold " + shape;
+    return false;
+  }
+  counts->clear();
+  for (size_t s = 0; s < value.size(); ++s) {
+    const nlohmann::json &row = value[s];
+    if (!row.is_array() || row.size() != size_t(n)) {
+      *error = "--counts " + path + ": row " + std::to_string(s) +
+               " must be an array of " + std::to_string(n) + " counts (" +
+               shape + ")";
+      return false;
+    }
+    for (size_t r = 0; r < row.size(); ++r) {
+      if (!row[r].is_number_integer() || row[r].get<int64_t>() < 0) {
+        *error = "--counts " + path + ": entry [" + std::to_string(s) + "][" +
+                 std::to_string(r) + "] is " + row[r].dump() +
+                 ", not an element count >= 0";
+        return false;
+      }
+      counts->push_back(row[r].get<int64_t>());
+    }
+  }
+  return true;
+}
+
+/// --counts random[:SEED]: each size's counts, every rank's row a random
+/// split of its `count` elements (collrt::check::randomSendCounts).
+void addRandomCounts(const Options &o, const collrt::PlanCollective &collective,
+                     std::vector<SizeCase> *sizes) {
+  if (!collrt::sendCountsAtRunTime(collective))
+    return;
+  for (SizeCase &size : *sizes)
+    size.sendCounts = collrt::check::randomSendCounts(
+        collective.program.numRanks, size.count, 1, o.countsSeed);
+}
+
 /// The sizes to run, or false with `error`.
 bool chooseSizes(const Options &o, const collrt::PlanCollective &collective,
                  std::vector<SizeCase> *sizes, std::string *error) {
   const collc::sched::Program &program = collective.program;
   const int64_t elementSize =
       static_cast<int64_t>(collrt::dataTypeSize(collective.dtype));
-  if (program.collective == Collective::AllToAllV) {
+  const bool runtimeCounts = collrt::sendCountsAtRunTime(collective);
+  if (o.countsGiven && !runtimeCounts) {
+    *error = "--counts applies to an all_to_all_v whose plan gives its send "
+             "counts at run time (\"send_counts\": null); the plan's "
+             "collective " +
+             std::to_string(o.collective) + " is " +
+             collc::sched::collectiveName(program.collective) +
+             (program.collective == Collective::AllToAllV
+                  ? " with its counts in the plan"
+                  : "");
+    return false;
+  }
+  if (runtimeCounts && !o.countsFile.empty()) {
+    if (o.bytesGiven) {
+      *error = "--counts " + o.countsFile +
+               ": the file's counts fix the sizes; --bytes does not apply";
+      return false;
+    }
+    std::vector<int64_t> counts;
+    if (!readCountsFile(o.countsFile, program.numRanks, &counts, error))
+      return false;
+    int64_t total = 0;
+    for (int64_t c : counts)
+      total += c;
+    sizes->push_back(
+        {total * elementSize / std::max(program.numRanks, 1), -1, counts});
+    return true;
+  }
+  if (program.collective == Collective::AllToAllV && !runtimeCounts) {
     if (o.bytesGiven) {
       *error = "all_to_all_v's sizes are its send counts, compiled into the "
                "plan; --bytes does not apply to it";
@@ -73,6 +160,7 @@ bool chooseSizes(const Options &o, const collrt::PlanCollective &collective,
     }
     sizes->push_back(
         {collective.elementsPerRank * elementSize, collective.elementsPerRank});
+    addRandomCounts(o, collective, sizes);
     return true;
   }
   for (int64_t b = o.minBytes; b <= o.maxBytes; b *= o.factor) {
@@ -86,6 +174,7 @@ bool chooseSizes(const Options &o, const collrt::PlanCollective &collective,
     if (b > o.maxBytes / o.factor)
       break;
   }
+  addRandomCounts(o, collective, sizes);
   return true;
 }
 
@@ -105,11 +194,13 @@ double bufferBytes(const collrt::PlanCollective &collective,
             int32_t r = static_cast<int32_t>(g);
             int64_t count =
                 program.collective == Collective::AllToAllV ? 0 : size.count;
-            bytes +=
-                double(
-                    collrt::check::referenceInputElements(program, r, count) +
-                    collrt::check::referenceOutputElements(program, r, count)) *
-                double(collrt::dataTypeSize(collective.dtype));
+            const int64_t *counts =
+                size.sendCounts.empty() ? nullptr : size.sendCounts.data();
+            bytes += double(collrt::check::referenceInputElements(
+                                program, r, count, counts) +
+                            collrt::check::referenceOutputElements(
+                                program, r, count, counts)) *
+                     double(collrt::dataTypeSize(collective.dtype));
           }
     most = std::max(most, bytes);
   }
@@ -156,6 +247,15 @@ void printHeader(const Options &o, const collrt::Plan &plan,
   std::string backend = "backend " + o.backend;
   if (o.backend == "cuda")
     backend += ", kernels " + o.kernelsPath;
+  if (collrt::sendCountsAtRunTime(collective)) {
+    if (o.countsFile.empty())
+      std::printf("# send counts given at run time: random, seed %llu (every "
+                  "rank's --bytes split at random among the %d ranks)\n",
+                  (unsigned long long)o.countsSeed, program.numRanks);
+    else
+      std::printf("# send counts given at run time: from %s\n",
+                  o.countsFile.c_str());
+  }
   std::printf("# iters %d, warmup %d, timeout %g s, slot bytes %s, %u "
               "connection slots, check %s, %s\n",
               o.iters, o.warmup, o.timeoutSeconds,
@@ -617,6 +717,13 @@ int main(int argc, char **argv) {
   setup.options = &o;
   if (!chooseSizes(o, plan.collectives[o.collective], &setup.sizes, &error))
     return fail(kExitBadInput, error);
+  if (o.backend == "cuda" &&
+      collrt::sendCountsAtRunTime(plan.collectives[o.collective]))
+    return fail(kExitBadInput,
+                "--backend cuda: collective " + std::to_string(o.collective) +
+                    " is an all_to_all_v whose send counts are given at run "
+                    "time, which the generated kernels do not take (they fix "
+                    "the counts); run it with --backend cpu");
   if (o.backend == "cuda")
     return runGpu(o, plan, setup);
   if (o.ranks > 0) {

@@ -517,41 +517,68 @@ static bool emitPlan(const std::vector<collc::CheckedCollective> &checked,
   return true;
 }
 
+/// --run's rule for an all_to_all_v whose counts come at run time, by plan
+/// index: counts in whole rows of its split axis, and the transpose of an
+/// earlier one's counts where its send_counts operand is a linalg.transpose
+/// (permutation [1, 0]) of that one's (a MoE combine).
+static std::vector<collc::RunCounts>
+runCountsOf(const std::vector<collc::CheckedCollective> &checked) {
+  std::vector<collc::RunCounts> result;
+  // The counts operand of each plan collective so far.
+  std::vector<mlir::Value> operands;
+  for (const collc::CheckedCollective &c : checked) {
+    mlir::Operation *op = c.lowered.op;
+    if (op->getName().getStringRef() == "coll.recv")
+      continue;
+    collc::RunCounts how;
+    mlir::Value counts;
+    if (c.lowered.countsAtRunTime && op->getNumOperands() > 1) {
+      counts = op->getOperand(1);
+      auto input =
+          mlir::dyn_cast<mlir::RankedTensorType>(op->getOperand(0).getType());
+      auto axis = op->getAttrOfType<mlir::IntegerAttr>("split_axis");
+      if (input && axis) {
+        int64_t row = 1;
+        for (int64_t d = 0; d < input.getRank(); ++d)
+          if (d != axis.getInt() && !input.isDynamicDim(d))
+            row *= input.getDimSize(d);
+        how.rowElements = row;
+      }
+      mlir::Operation *def = counts.getDefiningOp();
+      auto perm =
+          def ? def->getAttrOfType<mlir::DenseI64ArrayAttr>("permutation")
+              : nullptr;
+      if (def && def->getName().getStringRef() == "linalg.transpose" && perm &&
+          perm.asArrayRef() == llvm::ArrayRef<int64_t>{1, 0} &&
+          def->getNumOperands() > 0)
+        for (size_t j = 0; j < operands.size(); ++j)
+          if (operands[j] && operands[j] == def->getOperand(0))
+            how.transposeOf = int64_t(j);
+    }
+    operands.push_back(counts);
+    result.push_back(how);
+  }
+  return result;
+}
+
 /// --run: builds the plan of every collective and runs it on the CPU
 /// executor, printing a line per collective; false on any failure.
 static bool runCompiled(const std::vector<collc::CheckedCollective> &checked,
                         const std::string &topologyName,
                         const std::string &generatedBy) {
-  // An all_to_all_v whose counts come at run time has no plan: it is left
-  // out, and said so (every other collective still runs).
-  std::vector<collc::CheckedCollective> runnable;
-  std::string skipped;
-  for (const collc::CheckedCollective &c : checked) {
-    if (c.lowered.countsAtRunTime) {
-      skipped += "run: not run: " +
-                 std::string(sched::collectiveName(c.lowered.collective)) +
-                 " at " + collc::formatLocation(c.lowered.op->getLoc()) +
-                 ": its send counts are known only at run time, and a plan "
-                 "fixes an all_to_all_v's counts\n";
-      continue;
-    }
-    runnable.push_back(c);
-  }
-  if (runnable.empty() && !skipped.empty()) {
-    llvm::outs() << skipped;
-    llvm::errs() << "collc: error: --run: no collective can run (above)\n";
-    return false;
-  }
+  // An all_to_all_v whose counts come at run time runs with random counts
+  // (RunPlanOptions::countsSeed; RunPlan.h says how they are drawn).
   collrt::Plan plan;
-  if (!buildPlanOrSay(runnable, topologyName, generatedBy, "--run: nothing run",
+  if (!buildPlanOrSay(checked, topologyName, generatedBy, "--run: nothing run",
                       plan))
     return false;
   collc::RunPlanOptions runOptions;
   runOptions.timeoutSeconds = runTimeout;
+  runOptions.counts = runCountsOf(checked);
   std::string out;
   llvm::outs().flush();
   bool ok = collc::runPlanInProcess(plan, runOptions, out);
-  llvm::outs() << out << skipped;
+  llvm::outs() << out;
   llvm::outs().flush();
   if (!ok)
     llvm::errs() << "collc: error: --run: a collective failed (above)\n";
@@ -567,6 +594,21 @@ emitCudaKernels(const std::vector<collc::CheckedCollective> &checked,
                 std::string &output) {
   collrt::Plan plan;
   const char *what = emitKind == EmitKind::Fatbin ? "fatbin" : "CUDA";
+  // A plan leaves such counts to run time; a kernel folds them in.
+  bool refused = false;
+  for (const collc::CheckedCollective &c : checked)
+    if (c.lowered.countsAtRunTime) {
+      llvm::errs() << "collc: error: " << c.lowered.op->getName().getStringRef()
+                   << " at " << collc::formatLocation(c.lowered.op->getLoc())
+                   << ": its send counts are known only at run time, but a "
+                      "generated kernel fixes an all_to_all_v's counts (give "
+                      "the op a constant send_counts attribute)\n";
+      refused = true;
+    }
+  if (refused) {
+    llvm::errs() << "collc: error: no " << what << " written\n";
+    return false;
+  }
   if (!buildPlanOrSay(checked, topologyName, "",
                       std::string("no ") + what + " written", plan))
     return false;

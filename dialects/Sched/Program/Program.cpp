@@ -1,6 +1,8 @@
 //===- Program.cpp - the expanded form of a schedule ----------------------===//
 #include "dialects/Sched/Program/Program.h"
 
+#include <algorithm>
+
 namespace collc {
 namespace sched {
 
@@ -127,8 +129,16 @@ static bool inputHasParts(Collective c) {
 }
 
 ChunkLayout::ChunkLayout(const Program &program, int64_t inputElements)
-    : program_(program), inputElements_(inputElements),
+    : ChunkLayout(program, inputElements, nullptr) {}
+
+ChunkLayout::ChunkLayout(const Program &program, int64_t inputElements,
+                         const int64_t *sendCounts)
+    : program_(program), sendCounts_(sendCounts), inputElements_(inputElements),
       scratchChunkElements_(0) {
+  size_t n = static_cast<size_t>(std::max<int32_t>(program.numRanks, 0));
+  if (!sendCounts_ && program.sendCounts.size() == n * n &&
+      !program.sendCounts.empty())
+    sendCounts_ = program.sendCounts.data();
   // Scratch chunks hold the largest input chunk of any rank.
   uint32_t k = program.chunksPerPart ? program.chunksPerPart : 1;
   if (!inputHasParts(program.collective)) {
@@ -150,8 +160,10 @@ ChunkLayout::ChunkLayout(const Program &program, int64_t inputElements)
 
 int64_t ChunkLayout::inputPartElements(int32_t rank, uint32_t part) const {
   if (program_.collective == Collective::AllToAllV) {
-    size_t at = static_cast<size_t>(rank) * program_.numRanks + part;
-    return at < program_.sendCounts.size() ? program_.sendCounts[at] : 0;
+    size_t n = static_cast<size_t>(program_.numRanks);
+    if (!sendCounts_ || rank < 0 || static_cast<size_t>(rank) >= n || part >= n)
+      return 0;
+    return sendCounts_[static_cast<size_t>(rank) * n + part];
   }
   return chunkElements(inputElements_, program_.numRanks, part);
 }

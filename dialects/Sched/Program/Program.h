@@ -234,6 +234,12 @@ int64_t chunkElements(int64_t totalElements, uint32_t chunks, uint32_t index);
 class ChunkLayout {
 public:
   ChunkLayout(const Program &program, int64_t inputElements);
+  /// For an all_to_all_v whose counts are given at run time: `sendCounts`
+  /// holds its N x N counts (row-major by sender) in place of
+  /// program.sendCounts (nullptr: program.sendCounts). Not copied: it must
+  /// outlive the layout.
+  ChunkLayout(const Program &program, int64_t inputElements,
+              const int64_t *sendCounts);
 
   /// Elements in chunk `index` of `buffer` on `rank`.
   int64_t elements(int32_t rank, Buffer buffer, uint32_t index) const;
@@ -246,6 +252,9 @@ private:
   int64_t inputPartElements(int32_t rank, uint32_t part) const;
 
   const Program &program_;
+  /// all_to_all_v's N*N counts (program_.sendCounts or the caller's), or
+  /// nullptr when there are none.
+  const int64_t *sendCounts_;
   int64_t inputElements_;
   int64_t scratchChunkElements_;
 };

@@ -27,8 +27,14 @@
 
 namespace collrt {
 
-/// The plan format's version; a reader refuses any other.
-constexpr int kPlanVersion = 1;
+/// The newest plan format version; a reader reads versions
+/// kPlanOldestVersion to kPlanVersion and refuses any other.
+/// Version 2 adds all_to_all_v send counts given at run time
+/// (`"send_counts": null`); the writer writes the oldest version that
+/// describes the plan (planVersionNeeded), so that a plan without them
+/// still reads with a version-1 reader.
+constexpr int kPlanVersion = 2;
+constexpr int kPlanOldestVersion = 1;
 
 struct PlanCollective {
   /// Where the collective is in the compiled source ("moe.mlir:12:8"), or
@@ -41,7 +47,8 @@ struct PlanCollective {
   /// Elements of each rank's input buffer the collective was compiled for;
   /// -1 when known only at run time. The schedule works for any size (its
   /// chunks are cut at run time, see sched::ChunkLayout) except
-  /// all_to_all_v, whose program.sendCounts fix the sizes.
+  /// all_to_all_v, whose program.sendCounts fix the sizes, unless they are
+  /// empty: then the counts are given at run time (sendCountsAtRunTime).
   int64_t elementsPerRank = -1;
   /// The groups the schedule runs on, each the world ranks of group ranks
   /// 0..N-1 (N = program.numRanks). Groups are disjoint; a world rank in no
@@ -57,7 +64,9 @@ struct PlanCollective {
 };
 
 struct Plan {
-  int version = kPlanVersion;
+  /// The version the plan was read in (1 for a plan built in memory). The
+  /// writer ignores it and writes planVersionNeeded().
+  int version = kPlanOldestVersion;
   /// What wrote it ("collc 0.1").
   std::string producer;
   /// The topology it was compiled for (name), informative.
@@ -68,7 +77,21 @@ struct Plan {
   std::vector<PlanCollective> collectives;
 };
 
-/// The plan as JSON text (docs/plan-format.md).
+/// Whether `collective` is an all_to_all_v whose send counts are given at
+/// run time (Communicator::run's sendCounts): its program.sendCounts is
+/// empty. Its schedule does not depend on the counts; only the chunk sizes
+/// do. Inline, so that the executor needs no plan reader.
+inline bool sendCountsAtRunTime(const PlanCollective &collective) {
+  return collective.program.collective == collc::sched::Collective::AllToAllV &&
+         collective.program.sendCounts.empty();
+}
+
+/// The oldest format version that can describe `plan`: 2 when an
+/// all_to_all_v has its counts at run time, else 1.
+int planVersionNeeded(const Plan &plan);
+
+/// The plan as JSON text (docs/plan-format.md), in version
+/// planVersionNeeded(plan).
 std::string planToJson(const Plan &plan);
 
 /// Parses and validates `text` (named `sourceName` in errors). Every rule of

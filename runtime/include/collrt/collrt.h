@@ -96,9 +96,11 @@ struct TraceEvent {
 };
 
 /// Elements of the output buffer of `collective` for `count` input elements
-/// per rank on group rank `groupRank` (what recvbuf must hold).
+/// per rank on group rank `groupRank` (what recvbuf must hold). For an
+/// all_to_all_v whose counts are given at run time, `sendCounts` is the
+/// N x N matrix run() gets (0 without it).
 int64_t outputElements(const PlanCollective &collective, int32_t groupRank,
-                       int64_t count);
+                       int64_t count, const int64_t *sendCounts = nullptr);
 
 class Transport;
 
@@ -134,14 +136,26 @@ public:
   virtual std::vector<TraceEvent> lastTrace() const = 0;
 
   /// Runs collective `index` of `plan` on this rank's buffers: `sendbuf`
-  /// holds `count` elements (the input buffer; for all_to_all_v the plan's
-  /// send counts fix the sizes and `count` must match them), `recvbuf`
-  /// outputElements(...) elements. `dtype` and `op` must be the plan's
-  /// (PlanMismatch otherwise). Collective: every rank of the world calls it.
-  /// A rank outside every group of the collective returns at once.
+  /// holds `count` elements (the input buffer; for all_to_all_v the send
+  /// counts fix the sizes and `count` must be this rank's row sum),
+  /// `recvbuf` outputElements(...) elements. `dtype` and `op` must be the
+  /// plan's (PlanMismatch otherwise). Collective: every rank of the world
+  /// calls it. A rank outside every group of the collective returns at
+  /// once.
+  ///
+  /// `sendCounts`: for an all_to_all_v whose plan gives its counts at run
+  /// time (sendCountsAtRunTime, `"send_counts": null`), the N x N element
+  /// counts of this run, row-major by sender (entry s * N + r: group rank
+  /// s to group rank r), the same on every rank of the world (a MoE layer
+  /// all-gathers them first). Read during the run, never copied; they may
+  /// change from run to run (the connections stay: they do not depend on
+  /// the counts). nullptr for every other collective. InvalidArgument when
+  /// missing or negative (naming the rank and the entry), PlanMismatch when
+  /// given for a plan that fixes its counts or when `count` is not this
+  /// rank's row sum.
   virtual Status run(const Plan &plan, size_t index, const void *sendbuf,
-                     void *recvbuf, int64_t count, DataType dtype,
-                     ReduceOp op) = 0;
+                     void *recvbuf, int64_t count, DataType dtype, ReduceOp op,
+                     const int64_t *sendCounts = nullptr) = 0;
 
   /// Stops this rank: a run in progress on another thread fails soon after,
   /// and so do the peers' runs (they see a PeerFailure naming this rank and

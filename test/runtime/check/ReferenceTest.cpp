@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 #include "runtime/check/Reference.h"
 #include "runtime/check/ElementCodec.h"
+#include "runtime/check/SendCounts.h"
 
 #include <gtest/gtest.h>
 
@@ -342,4 +343,91 @@ TEST(Reference, FreeOutputsAreNotChecked) {
   EXPECT_EQ(outputSegments(p, 0, 4).size(), 0u);
   EXPECT_EQ(checkOne(data, w, 0, 4).wrong, 0);
   EXPECT_EQ(checkOne(data, w, 2, 4).wrong, 0);
+}
+
+// Counts given at run time (a plan with "send_counts": null): the sizes,
+// the segments and the check follow the counts given exactly as they follow
+// a program that holds the same counts, and ChunkLayout agrees.
+TEST(Reference, CountsGivenAtRunTimeAreThePrograms) {
+  for (int32_t n : {1, 3, 4, 8})
+    for (uint32_t k : {1u, 2u}) {
+      Program fixed = makeProgram(Collective::AllToAllV, n, k);
+      Program runtime = fixed;
+      runtime.sendCounts.clear();
+      const int64_t *counts = fixed.sendCounts.data();
+      ChunkLayout a(fixed, 0), b(runtime, 0, counts);
+      TestData withCounts(runtime, DataType::F32, ReduceOp::Sum, 3, counts);
+      EXPECT_EQ(withCounts.sendCounts(), counts);
+      for (int32_t r = 0; r < n; ++r) {
+        EXPECT_EQ(referenceInputElements(runtime, r, 0, counts),
+                  referenceInputElements(fixed, r, 0));
+        EXPECT_EQ(referenceOutputElements(runtime, r, 0, counts),
+                  referenceOutputElements(fixed, r, 0));
+        std::vector<OutputSegment> x = outputSegments(fixed, r, 0),
+                                   y = outputSegments(runtime, r, 0, counts);
+        ASSERT_EQ(x.size(), y.size());
+        for (size_t i = 0; i < x.size(); ++i) {
+          EXPECT_EQ(x[i].outputBegin, y[i].outputBegin);
+          EXPECT_EQ(x[i].length, y[i].length);
+          EXPECT_EQ(x[i].sourceRank, y[i].sourceRank);
+          EXPECT_EQ(x[i].inputBegin, y[i].inputBegin);
+        }
+        for (uint32_t i = 0; i < fixed.buffers.outputChunks; ++i) {
+          EXPECT_EQ(a.elements(r, Buffer::Input, i),
+                    b.elements(r, Buffer::Input, i));
+          EXPECT_EQ(a.elements(r, Buffer::Output, i),
+                    b.elements(r, Buffer::Output, i));
+        }
+      }
+      EXPECT_EQ(a.elements(0, Buffer::Scratch, 0),
+                b.elements(0, Buffer::Scratch, 0));
+      // Without counts, a run-time program has no sizes.
+      EXPECT_EQ(referenceOutputElements(runtime, 0, 0), 0);
+    }
+  // The check uses the counts given: a run computed with them passes, and
+  // the same buffers checked against other counts do not.
+  Program fixed = makeProgram(Collective::AllToAllV, 4, 1);
+  Program runtime = fixed;
+  runtime.sendCounts.clear();
+  TestData data(runtime, DataType::F32, ReduceOp::Sum, 0,
+                fixed.sendCounts.data());
+  World w = runNaive(fixed, data, 0);
+  for (int32_t r = 0; r < 4; ++r)
+    EXPECT_EQ(checkOne(data, w, r, 0).wrong, 0) << "rank " << r;
+  std::vector<int64_t> other = fixed.sendCounts;
+  std::swap(other[1], other[2]);
+  TestData otherData(runtime, DataType::F32, ReduceOp::Sum, 0, other.data());
+  int64_t wrong = 0;
+  for (int32_t r = 0; r < 4; ++r)
+    wrong += checkOne(otherData, w, r, 0).wrong;
+  EXPECT_GT(wrong, 0);
+}
+
+TEST(SendCounts, RandomRowsSumToTheRankAndTheSeedDecides) {
+  for (int32_t n : {1, 2, 5, 64})
+    for (int64_t rows : {0, 1, 7, 2048}) {
+      std::vector<int64_t> m = randomSendCounts(n, rows, 3, 9);
+      ASSERT_EQ(m.size(), size_t(n) * size_t(n));
+      for (int32_t s = 0; s < n; ++s) {
+        int64_t sum = 0;
+        for (int32_t r = 0; r < n; ++r) {
+          int64_t c = m[size_t(s) * size_t(n) + size_t(r)];
+          EXPECT_GE(c, 0);
+          EXPECT_EQ(c % 3, 0);
+          sum += c;
+        }
+        EXPECT_EQ(sum, rows * 3);
+      }
+      EXPECT_EQ(m, randomSendCounts(n, rows, 3, 9));
+      std::vector<int64_t> t = transposeCounts(m, n);
+      for (int32_t s = 0; s < n; ++s)
+        for (int32_t r = 0; r < n; ++r)
+          EXPECT_EQ(t[size_t(r) * size_t(n) + size_t(s)],
+                    m[size_t(s) * size_t(n) + size_t(r)]);
+    }
+  EXPECT_NE(randomSendCounts(8, 100, 1, 1), randomSendCounts(8, 100, 1, 2));
+  int64_t least = 0, most = 0;
+  countRange({6, 0, 30, 9}, 3, &least, &most);
+  EXPECT_EQ(least, 0);
+  EXPECT_EQ(most, 10);
 }

@@ -20,6 +20,7 @@ namespace {
 
 const char *kRing = "plans/ring-all_reduce-3.plan.json";
 const char *kV = "plans/direct-all_to_all_v-4.plan.json";
+const char *kVRuntime = "plans/direct-all_to_all_v-runtime-4.plan.json";
 const char *kBroadcast = "plans/binomial-broadcast-4.plan.json";
 
 Json &program(Json &j) { return j["collectives"][0]["program"]; }
@@ -52,11 +53,13 @@ std::vector<Case> cases() {
        "this is not a collc plan"},
       {"no format", kRing, [](Json &j) { j.erase("format"); }, "$",
        "has no \"format\""},
-      {"version", kRing, [](Json &j) { j["version"] = 2; }, "$.version",
-       "this reader reads version 1"},
+      {"version", kRing, [](Json &j) { j["version"] = 3; }, "$.version",
+       "is not supported: this reader reads versions 1 to 2"},
+      {"version 0", kRing, [](Json &j) { j["version"] = 0; }, "$.version",
+       "this reader reads versions 1 to 2"},
       {"version before a broken instruction", kRing,
        [](Json &j) {
-         j["version"] = 2;
+         j["version"] = 3;
          instruction(j, 0, 0, 0) = "send";
        },
        "$.version", "is not supported"},
@@ -194,6 +197,23 @@ std::vector<Case> cases() {
       {"missing send_counts", kV,
        [](Json &j) { program(j).erase("send_counts"); }, kProgram,
        "an all_to_all_v needs \"send_counts\""},
+      {"null send_counts in version 1", kV,
+       [](Json &j) { program(j)["send_counts"] = nullptr; },
+       kProgram + ".send_counts",
+       "in plan format version 1; counts given at run time (null or "
+       "omitted) need version 2"},
+      {"run-time send_counts not an array", kVRuntime,
+       [](Json &j) { program(j)["send_counts"] = "later"; },
+       kProgram + ".send_counts", "send_counts must be an array"},
+      {"run-time send_counts shape", kVRuntime,
+       [](Json &j) { program(j)["send_counts"] = {1, 2, 3}; },
+       kProgram + ".send_counts", "needs 16 send counts"},
+      {"null send_counts elsewhere", kRing,
+       [](Json &j) {
+         j["version"] = 2;
+         program(j)["send_counts"] = nullptr;
+       },
+       kProgram + ".send_counts", "applies to all_to_all_v only"},
       {"send_counts elsewhere", kRing,
        [](Json &j) { program(j)["send_counts"] = {1, 2, 3}; },
        kProgram + ".send_counts", "applies to all_to_all_v only"},

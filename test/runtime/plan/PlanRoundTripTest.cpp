@@ -11,8 +11,8 @@ using namespace collrt::test;
 namespace sched = collc::sched;
 
 TEST(PlanGolden, ThereAreGoldenPlans) {
-  // The five of docs/plan-format.md's list; the lit test re-emits each.
-  EXPECT_GE(goldenPlans().size(), 5u);
+  // The seven of docs/plan-format.md's list; the lit test re-emits each.
+  EXPECT_GE(goldenPlans().size(), 7u);
 }
 
 // Every golden file loads, writes back byte for byte, and reads back to the
@@ -33,8 +33,9 @@ TEST(PlanGolden, EveryGoldenPlanRoundTrips) {
   }
 }
 
-// The golden files are named ALGORITHM-COLLECTIVE-SHAPE.plan.json; what they
-// hold must say the same.
+// The golden files are named ALGORITHM-COLLECTIVE-SHAPE.plan.json, or
+// ALGORITHM-COLLECTIVE-runtime-SHAPE.plan.json for an all_to_all_v whose
+// counts are given at run time; what they hold must say the same.
 TEST(PlanGolden, GoldenPlansHoldWhatTheirNamesSay) {
   for (const std::string &name : goldenPlans()) {
     SCOPED_TRACE(name);
@@ -48,8 +49,15 @@ TEST(PlanGolden, GoldenPlansHoldWhatTheirNamesSay) {
     ASSERT_EQ(plan.collectives.size(), 1u);
     const PlanCollective &c = plan.collectives[0];
     EXPECT_EQ(c.program.algorithm, base.substr(0, first));
-    EXPECT_EQ(sched::collectiveName(c.program.collective),
-              base.substr(first + 1, last - first - 1));
+    std::string middle = base.substr(first + 1, last - first - 1);
+    bool runtime = middle.size() > 8 &&
+                   middle.compare(middle.size() - 8, 8, "-runtime") == 0;
+    if (runtime)
+      middle.resize(middle.size() - 8);
+    EXPECT_EQ(sched::collectiveName(c.program.collective), middle);
+    EXPECT_EQ(sendCountsAtRunTime(c), runtime);
+    // Version 2 exactly when a collective needs it.
+    EXPECT_EQ(plan.version, runtime ? 2 : 1);
     std::string shape = base.substr(last + 1);
     size_t x = shape.find('x');
     int32_t ranks = x == std::string::npos ? std::stoi(shape)
@@ -238,4 +246,37 @@ TEST(PlanConnections, CountsEachRanksMessagesPerPeerAndChannel) {
     EXPECT_EQ(c.send[0].peer, (r + 1) % p.numRanks);
     EXPECT_EQ(c.recv[0].peer, (r + p.numRanks - 1) % p.numRanks);
   }
+}
+
+// Version 2: an all_to_all_v's counts given at run time are "send_counts":
+// null, or the key left out; both read the same, and the writer writes
+// null. A version-1 plan's all_to_all_v written back stays version 1.
+TEST(PlanRoundTrip, SendCountsAtRunTimeNullOrOmitted) {
+  std::string text = readInput("plans/direct-all_to_all_v-runtime-4.plan.json");
+  Plan withNull;
+  Status status = planFromJson(text, "null", &withNull);
+  ASSERT_TRUE(status.ok()) << status.toString();
+  const std::string line = "        \"send_counts\": null,\n";
+  size_t at = text.find(line);
+  ASSERT_NE(at, std::string::npos);
+  std::string omitted = text;
+  omitted.erase(at, line.size());
+  Plan without;
+  status = planFromJson(omitted, "omitted", &without);
+  ASSERT_TRUE(status.ok()) << status.toString();
+  expectPlansEqual(withNull, without);
+  EXPECT_TRUE(sendCountsAtRunTime(without.collectives[0]));
+  EXPECT_EQ(planVersionNeeded(without), 2);
+  EXPECT_EQ(planToJson(without), text);
+
+  Plan fixed;
+  status = planFromJson(readInput("plans/direct-all_to_all_v-4.plan.json"),
+                        "fixed", &fixed);
+  ASSERT_TRUE(status.ok()) << status.toString();
+  EXPECT_FALSE(sendCountsAtRunTime(fixed.collectives[0]));
+  EXPECT_EQ(planVersionNeeded(fixed), 1);
+  // Clearing its counts makes it a version-2 plan.
+  fixed.collectives[0].program.sendCounts.clear();
+  EXPECT_EQ(planVersionNeeded(fixed), 2);
+  EXPECT_NE(planToJson(fixed).find("\"version\": 2,"), std::string::npos);
 }

@@ -26,3 +26,11 @@ topo=$inputs/topologies
 "$collc" "$inputs/programs/all_to_all_v-counts.mlir" --topo "$topo/1x4.json" \
   --algo direct --chunks 1 --emit=plan \
   -o "$out/direct-all_to_all_v-4.plan.json"
+# all_to_all_v whose counts come at run time (format version 2): direct on
+# one node of 4, hierarchical on 2 nodes x 2.
+"$collc" "$inputs/programs/runtime-counts.mlir" --topo "$topo/1x4.json" \
+  --algo direct --chunks 1 --emit=plan \
+  -o "$out/direct-all_to_all_v-runtime-4.plan.json"
+"$collc" "$inputs/programs/runtime-counts.mlir" --topo "$topo/2x2.json" \
+  --algo hierarchical --chunks 1 --emit=plan \
+  -o "$out/hierarchical-all_to_all_v-runtime-2x2.plan.json"

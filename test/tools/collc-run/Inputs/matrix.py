@@ -7,7 +7,9 @@ every test topology it applies to (1x2, 1x3, 1x4, 1x8; hierarchical ones on
 runs for every collective, with the reductions spread the same way. Each
 case is a coll program written here (roots n - 1 and 0 alternate, send/recv
 as a ring shift and as a pipeline whose last rank sends nothing,
-all_to_all_v with an uneven send-count matrix that has zeros), compiled
+all_to_all_v with an uneven send-count matrix that has zeros, and again
+with its counts given at run time: `collc-run --counts random:SEED` over
+the sizes below and `--counts FILE` with that uneven matrix), compiled
 with `collc --algo COLLECTIVE=ALGORITHM --emit=plan`, and run with
 `collc-run --ranks N --check` over sizes whose element counts (37, 111, 333,
 999) divide by no N or chunk count, with small slots so that chunks are cut
@@ -65,8 +67,17 @@ def mesh(topology, n, gpus_per_node):
             (n // gpus_per_node, gpus_per_node), "")
 
 
-def program(collective, n, gpus_per_node, dtype, op, root):
-    """A one-collective coll program (send_recv: two pairs of ops)."""
+def uneven_counts(n):
+    """all_to_all_v's N x N rows (of 3 elements): every row a rotation of
+    `base` (equal input sizes, uneven parts, zeros)."""
+    base = [(3 * i + 1) % 5 for i in range(n)]
+    return [[base[(r + s) % n] for r in range(n)] for s in range(n)], sum(base)
+
+
+def program(collective, n, gpus_per_node, dtype, op, root, runtime=False):
+    """A one-collective coll program (send_recv: two pairs of ops;
+    all_to_all_v with `runtime`: its counts an SSA value, known only at run
+    time)."""
     m, _ = mesh(None, n, gpus_per_node)
     t = lambda k: "tensor<%dx%s>" % (k, dtype)
     e = UNIT * n  # divisible by n: the static shapes must split evenly
@@ -93,12 +104,17 @@ def program(collective, n, gpus_per_node, dtype, op, root):
                    "coll.gather %%x on @world root = %d gather_axis = 0" %
                    root),
     }
+    if collective == "all_to_all_v" and runtime:
+        tin = "tensor<%dx3x%s>" % (e, dtype)
+        return (m + "\nfunc.func @f(%%x: %s, %%c: tensor<%dx%dxi64>) -> "
+                "tensor<?x3x%s> {\n"
+                "  %%y = coll.all_to_all_v %%x on @world split_axis = 0\n"
+                "      send_counts = %%c : tensor<%dx%dxi64>\n"
+                "      : %s -> tensor<?x3x%s>\n"
+                "  return %%y : tensor<?x3x%s>\n}\n" %
+                (tin, n, n, dtype, n, n, tin, dtype, dtype))
     if collective == "all_to_all_v":
-        # Every row a rotation of `base` (equal input sizes, uneven parts,
-        # zeros); rows of 3 elements.
-        base = [(3 * i + 1) % 5 for i in range(n)]
-        counts = [[base[(r + s) % n] for r in range(n)] for s in range(n)]
-        rows = sum(base)
+        counts, rows = uneven_counts(n)
         matrix = "[" + ", ".join(
             "[" + ", ".join(str(c) for c in row) + "]" for row in counts) + "]"
         tin = "tensor<%dx3x%s>" % (rows, dtype)
@@ -155,18 +171,24 @@ def cases(collective, algorithms):
                         break
             chunks = 1 if i == 0 else 2
             root = (n - 1) if (j + i) % 2 == 0 else 0
-            result.append((algorithm, topo, n, g, dtype, op, chunks, root))
+            result.append((algorithm, topo, n, g, dtype, op, chunks, root,
+                           False))
+            # all_to_all_v again with its counts given at run time.
+            if collective == "all_to_all_v":
+                result.append((algorithm, topo, n, g, dtype, op, chunks, root,
+                               True))
     return result
 
 
 def label(collective, case):
-    algorithm, topo, n, g, dtype, op, chunks, root = case
+    algorithm, topo, n, g, dtype, op, chunks, root, runtime = case
     text = "%s %s %s %s" % (collective, algorithm, topo, dtype)
     if collective in REDUCING:
         text += " " + op
     if collective in ROOTED:
         text += " root=%d" % root
-    return text + " chunks=%d" % chunks
+    text += " chunks=%d" % chunks
+    return text + (" counts=runtime" if runtime else "")
 
 
 def run(command, timeout):
@@ -219,11 +241,11 @@ def main():
 
     failed = 0
     for k, case in enumerate(all_cases):
-        algorithm, topo, n, g, dtype, op, chunks, root = case
+        algorithm, topo, n, g, dtype, op, chunks, root, runtime = case
         name = label(args.collective, case)
         base = os.path.join(args.work, "case%d" % k)
         with open(base + ".mlir", "w") as f:
-            f.write(program(args.collective, n, g, dtype, op, root))
+            f.write(program(args.collective, n, g, dtype, op, root, runtime))
         topo_file = os.path.join(args.topologies, topo + ".json")
         code, out = run([args.collc, base + ".mlir", "--topo", topo_file,
                          "--algo", "%s=%s" % (args.collective, algorithm),
@@ -232,18 +254,28 @@ def main():
         messages = "" if code == 0 else "collc exited %d:\n%s" % (code, out)
         indices = [0, 1] if args.collective == "send_recv" else [0]
         es = TYPE_BYTES[dtype]
+        sweep = ["--bytes", "%d:%d:3" % (37 * es, 999 * es)]
+        variants = [sweep if args.collective != "all_to_all_v" else []]
+        if runtime:
+            # Random counts over the sizes (each rank's row sums to the
+            # size), then the uneven matrix from a file (x 3 elements).
+            counts_file = base + ".counts.json"
+            with open(counts_file, "w") as f:
+                f.write(repr([[3 * c for c in row]
+                              for row in uneven_counts(n)[0]]))
+            variants = [sweep + ["--counts", "random:%d" % (k + 1)],
+                        ["--counts", counts_file]]
         for index in indices if code == 0 else []:
-            command = [args.collc_run, base + ".plan.json", "--ranks", str(n),
-                       "--collective", str(index), "--check", "--iters", "2",
-                       "--warmup", "1", "--slot-bytes", "256",
-                       "--timeout", "60"]
-            if args.collective != "all_to_all_v":
-                command += ["--bytes", "%d:%d:3" % (37 * es, 999 * es)]
-            c2, out2 = run(command, 300)
-            if c2 != 0 or "#wrong" not in out2:
-                code = c2 or 1
-                messages += "collc-run %s exited %d:\n%s" % (
-                    " ".join(command[1:]), c2, out2)
+            for extra in variants:
+                command = [args.collc_run, base + ".plan.json", "--ranks",
+                           str(n), "--collective", str(index), "--check",
+                           "--iters", "2", "--warmup", "1", "--slot-bytes",
+                           "256", "--timeout", "60"] + extra
+                c2, out2 = run(command, 300)
+                if c2 != 0 or "#wrong" not in out2:
+                    code = c2 or 1
+                    messages += "collc-run %s exited %d:\n%s" % (
+                        " ".join(command[1:]), c2, out2)
         if code == 0:
             print("PASS " + name)
         else:
