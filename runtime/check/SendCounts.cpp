@@ -24,15 +24,39 @@ std::vector<int64_t> randomSendCounts(int32_t n, int64_t rowsPerRank,
   if (ranks == 0)
     return counts;
   uint64_t state = seed;
-  std::vector<int64_t> cuts(ranks + 1);
+  constexpr uint64_t kScale = uint64_t(1) << 20;
+  std::vector<uint64_t> weight(ranks);
+  std::vector<std::pair<uint64_t, size_t>> remainder(ranks);
   for (size_t s = 0; s < ranks; ++s) {
-    cuts[0] = 0;
-    cuts[ranks] = rowsPerRank;
-    for (size_t i = 1; i < ranks; ++i)
-      cuts[i] = int64_t(splitmix64(state) % uint64_t(rowsPerRank + 1));
-    std::sort(cuts.begin() + 1, cuts.end() - 1);
+    // Weights: 0 with probability 1/8, else uniform in [1, 2^21).
+    unsigned __int128 total = 0;
+    for (size_t r = 0; r < ranks; ++r) {
+      uint64_t x = splitmix64(state);
+      weight[r] = (x & 7) == 0 ? 0 : 1 + ((x >> 3) % (2 * kScale - 1));
+      total += weight[r];
+    }
+    int64_t *row = &counts[s * ranks];
+    if (total == 0) {
+      row[s] = rowsPerRank * rowElements; // every weight 0: keep them all
+      continue;
+    }
+    // Rows in proportion to the weights, the remainder to the largest
+    // fractions (ties to the lower rank), so the row sums exactly.
+    int64_t given = 0;
+    for (size_t r = 0; r < ranks; ++r) {
+      unsigned __int128 scaled = (unsigned __int128)rowsPerRank * weight[r];
+      row[r] = int64_t(scaled / total);
+      remainder[r] = {uint64_t(scaled % total), r};
+      given += row[r];
+    }
+    std::sort(
+        remainder.begin(), remainder.end(), [](const auto &a, const auto &b) {
+          return a.first != b.first ? a.first > b.first : a.second < b.second;
+        });
+    for (size_t i = 0; given < rowsPerRank; ++i, ++given)
+      ++row[remainder[i % ranks].second];
     for (size_t r = 0; r < ranks; ++r)
-      counts[s * ranks + r] = (cuts[r + 1] - cuts[r]) * rowElements;
+      row[r] *= rowElements;
   }
   return counts;
 }

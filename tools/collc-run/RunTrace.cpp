@@ -80,12 +80,10 @@ std::string writeRunTrace(const std::vector<collrt::TraceEvent> &events,
         args += std::string(e.sendPeer >= 0 ? ", \"recv_peer\": "
                                             : ", \"peer\": ") +
                 std::to_string(e.recvPeer);
-      write("{\"name\": " + quoted(e.opcode) +
-            ", \"ph\": \"X\", \"pid\": " + std::to_string(e.rank) +
-            ", \"tid\": " + std::to_string(e.channel) +
-            ", \"ts\": " + number(e.start * 1e6) +
-            ", \"dur\": " + number((e.end - e.start) * 1e6) + ", \"args\": {" +
-            args + "}}");
+      write("{\"name\": " + quoted(e.opcode) + ", \"ph\": \"X\", \"pid\": " +
+            std::to_string(e.rank) + ", \"tid\": " + std::to_string(e.channel) +
+            ", \"ts\": " + number(e.start * 1e6) + ", \"dur\": " +
+            number((e.end - e.start) * 1e6) + ", \"args\": {" + args + "}}");
     }
     os << "\n]}\n";
     os.flush();
