@@ -5,7 +5,6 @@
 #include "runtime/exec/ElementKernels.h"
 #include "runtime/exec/Fibers.h"
 
-#include <algorithm>
 #include <cstring>
 #include <exception>
 
@@ -16,11 +15,6 @@ using collc::sched::Buffer;
 using collc::sched::ChunkRange;
 using collc::sched::Instruction;
 using collc::sched::Opcode;
-
-/// The pieces in which a reduction reads a message left in the sender's
-/// memory: small enough to stay in the cache between the copy and the
-/// reduction.
-constexpr size_t kReducePieceBytes = 64 * 1024;
 
 //===----------------------------------------------------------------------===//
 // RunState
@@ -273,9 +267,9 @@ Status ChannelRunner::receive(const Instruction &in, uint64_t tile,
   bool waiting = false;
   const void *data = nullptr;
   size_t bytes = 0;
-  size_t inlineBytes = 0;
   for (;;) {
     bool ready = false;
+    size_t inlineBytes = 0;
     if (Status s = prefixOnly
                        ? state_.transport.tryRecvPrefix(
                              key, &data, &inlineBytes, &bytes, &ready)
@@ -296,9 +290,8 @@ Status ChannelRunner::receive(const Instruction &in, uint64_t tile,
     status_.setPhase(ChannelPhase::Running);
 
   const char *at = static_cast<const char *>(data);
-  // A prefix-only receive of a message that is all there is whole too.
-  bool whole = !prefixOnly || inlineBytes >= bytes;
-  if (whole && reinterpret_cast<uintptr_t>(at) % layout_.elementSize != 0) {
+  if (!prefixOnly &&
+      reinterpret_cast<uintptr_t>(at) % layout_.elementSize != 0) {
     aligned_.resize(bytes / 8 + 1);
     std::memcpy(aligned_.data(), at, bytes);
     at = reinterpret_cast<const char *>(aligned_.data());
@@ -350,7 +343,6 @@ Status ChannelRunner::receive(const Instruction &in, uint64_t tile,
   message->message = at;
   message->bytes = bytes;
   message->payload = at + messageHeaderBytes(chunks);
-  message->whole = whole;
   return Status::success();
 }
 
@@ -577,10 +569,7 @@ Status ChannelRunner::recvReduce(const Instruction &in, uint64_t tile) {
   bool stores = in.opcode != Opcode::RecvReduceSend;
   bool sends = in.opcode != Opcode::RecvReduceCopy;
   Received message;
-  // A message the sender left in its memory (single copy) is read piece by
-  // piece into a cache-sized buffer and reduced from there: one copy, not
-  // one into a message buffer and a reduction reading it back.
-  if (Status s = receive(in, tile, &message, /*prefixOnly=*/true); !s.ok())
+  if (Status s = receive(in, tile, &message); !s.ok())
     return s;
   if (Status s = checkCounts(in, in.src, tile); !s.ok())
     return s;
@@ -590,37 +579,21 @@ Status ChannelRunner::recvReduce(const Instruction &in, uint64_t tile) {
           !s.ok())
         return s;
   char *out = sends ? writeHeader(tile, in.src) : nullptr;
-  ConnectionKey key{layout_.worldRankOf(in.recvPeer), channel_};
-  size_t offset = size_t(message.payload - message.message);
-  size_t pieceElements = kReducePieceBytes / es;
-  if (!message.whole && piece_.size() < kReducePieceBytes / 8)
-    piece_.resize(kReducePieceBytes / 8);
+  const char *from = message.payload;
   for (uint32_t j = 0; j < in.src.count; ++j) {
     size_t n = size_t(counts_[j]);
     const char *src = sliceData(in.src.buffer, in.src.index + j, tile);
     char *dst =
         stores ? sliceData(in.dst.buffer, in.dst.index + j, tile) : nullptr;
-    // Sending forms reduce into the message being built (and copy it to
-    // dst when they store); recv_reduce_copy straight into dst.
-    char *target = sends ? out : dst;
-    for (size_t done = 0; done < n;) {
-      size_t m = message.whole ? n : std::min(pieceElements, n - done);
-      const char *from = message.message + offset;
-      if (!message.whole) {
-        if (Status s =
-                state_.transport.readRecv(key, offset, piece_.data(), m * es);
-            !s.ok())
-          return s;
-        from = reinterpret_cast<const char *>(piece_.data());
-      }
-      reduceElements(type, op, target + done * es, from, src + done * es, m);
-      offset += m * es;
-      done += m;
-    }
-    if (sends && stores && n)
-      std::memcpy(dst, out, n * es);
-    if (sends)
+    if (sends) {
+      reduceElements(type, op, out, from, src, n);
+      if (stores && n)
+        std::memcpy(dst, out, n * es);
       out += n * es;
+    } else {
+      reduceElements(type, op, dst, from, src, n);
+    }
+    from += n * es;
   }
   if (Status s = release(in); !s.ok())
     return s;

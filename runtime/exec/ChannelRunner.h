@@ -90,10 +90,6 @@ private:
     const char *message = nullptr; ///< header included
     size_t bytes = 0;
     const char *payload = nullptr; ///< after the header
-    /// Whether the whole message is at `message` (else only its header:
-    /// the rest is read with Transport::readRecv, a prefix-only receive of
-    /// a message the sender left in its memory).
-    bool whole = true;
   };
 
   Status runStream();
@@ -162,9 +158,6 @@ private:
   /// A received message re-aligned when the transport's copy is not
   /// aligned to the element size.
   std::vector<uint64_t> aligned_;
-  /// Pieces of a message read from the sender's memory for a reduction
-  /// (kReducePieceBytes: the reduction reads each piece from the cache).
-  std::vector<uint64_t> piece_;
   /// Elements of each chunk's slice in the message being built or read.
   std::vector<int64_t> counts_;
   /// The parts of a message being sent (postParts).
