@@ -83,14 +83,22 @@ for n in $PROCS; do
       cb=0
       mb=0
       for ((rep = 0; rep < REPEAT; rep++)); do
-        port=$(free_port)
-        if ! timeout 600 "${mpirun[@]}" -np "$n" -x MASTER_ADDR=127.0.0.1 \
-            -x MASTER_PORT="$port" "$run" "$plan" --transport shm \
-            --iters "$iters" --warmup "$warmup" >"$work/collc.txt" 2>&1; then
+        # A port found free can be taken before rank 0 binds it: then the
+        # run fails saying so, and is tried again on another port (3 tries).
+        for try in 1 2 3; do
+          port=$(free_port)
+          if timeout 600 "${mpirun[@]}" -np "$n" -x MASTER_ADDR=127.0.0.1 \
+              -x MASTER_PORT="$port" "$run" "$plan" --transport shm \
+              --iters "$iters" --warmup "$warmup" >"$work/collc.txt" 2>&1; then
+            break
+          fi
+          if [ "$try" -lt 3 ] && grep -q "Address already in use" "$work/collc.txt"; then
+            continue
+          fi
           echo "run.sh: collc-run failed for $c, $n processes, $s:" >&2
           cat "$work/collc.txt" >&2
           exit 1
-        fi
+        done
         timeout 600 "${mpirun[@]}" -np "$n" "$mpi" --collective "$c" \
           --bytes "$s" --iters "$iters" --warmup "$warmup" >"$work/mpi.txt" 2>&1 || {
           echo "run.sh: collc-bench-mpi failed for $c, $n processes, $s:" >&2
