@@ -18,14 +18,6 @@ namespace {
 
 using namespace testing;
 
-Plan load(const std::string &name) {
-  Plan plan;
-  Status s =
-      loadPlanFile(std::string(COLLRT_TEST_INPUTS) + "/plans/" + name, &plan);
-  EXPECT_TRUE(s.ok()) << s.toString();
-  return plan;
-}
-
 CommOptions smallSlots() {
   CommOptions options;
   options.slotBytes = 256;
@@ -37,7 +29,7 @@ TEST(CompiledPlanTest, EveryGoldenPlan) {
        {"ring-all_reduce-3.plan.json", "direct-all_to_all-4.plan.json",
         "direct-all_to_all_v-4.plan.json", "binomial-broadcast-4.plan.json",
         "hierarchical-all_gather-2x2.plan.json"}) {
-    Plan plan = load(name);
+    Plan plan = loadTestPlan(name);
     ASSERT_EQ(plan.collectives.size(), 1u) << name;
     int64_t compiled = plan.collectives[0].elementsPerRank;
     for (int64_t count : {compiled, int64_t(1001), int64_t(1), int64_t(0)}) {
@@ -51,7 +43,7 @@ TEST(CompiledPlanTest, EveryGoldenPlan) {
 }
 
 TEST(CompiledPlanTest, RingAllReduceRetyped) {
-  Plan plan = load("ring-all_reduce-3.plan.json");
+  Plan plan = loadTestPlan("ring-all_reduce-3.plan.json");
   for (DataType type : {DataType::F64, DataType::F32, DataType::F16,
                         DataType::BF16, DataType::F8E4M3FN, DataType::F8E5M2,
                         DataType::I64, DataType::I32, DataType::I8})

@@ -3,6 +3,8 @@
 
 #include "ReferenceFloat.h"
 
+#include <gtest/gtest.h>
+
 #include <cmath>
 #include <cstring>
 #include <sstream>
@@ -406,6 +408,14 @@ std::string runAndCheck(const Plan &plan, int64_t count,
   if (!failures.empty())
     return failures;
   return checkWorld(plan, count, buffers);
+}
+
+Plan loadTestPlan(const std::string &name) {
+  Plan plan;
+  Status s =
+      loadPlanFile(std::string(COLLRT_TEST_INPUTS) + "/plans/" + name, &plan);
+  EXPECT_TRUE(s.ok()) << s.toString();
+  return plan;
 }
 
 ExecutorWorld::ExecutorWorld(int32_t n, int32_t channelThreads)

@@ -62,6 +62,10 @@ std::string checkWorld(const Plan &plan, int64_t count,
 std::string runAndCheck(const Plan &plan, int64_t count,
                         const CommOptions &options = CommOptions());
 
+/// A plan of test/runtime/Inputs/plans read with loadPlanFile (a failure to
+/// read it fails the test).
+Plan loadTestPlan(const std::string &name);
+
 /// In-process ranks that run collective 0 of a plan straight through
 /// exec::runCollective, each with its own ExecutorState (kept across runs)
 /// and `channelThreads` threads for its channels.

@@ -8,6 +8,8 @@
 // counts given; and the arguments run() refuses.
 //
 //===----------------------------------------------------------------------===//
+#include "Harness.h"
+
 #include "collrt/collrt.h"
 #include "runtime/check/Reference.h"
 #include "runtime/check/SendCounts.h"
@@ -20,13 +22,7 @@
 namespace collrt {
 namespace {
 
-Plan load(const std::string &name) {
-  Plan plan;
-  Status s =
-      loadPlanFile(std::string(COLLRT_TEST_INPUTS) + "/plans/" + name, &plan);
-  EXPECT_TRUE(s.ok()) << s.toString();
-  return plan;
-}
+using testing::loadTestPlan;
 
 /// Runs collective 0 of `plan` on every rank of `comms` with `counts` (or
 /// none) and checks every element; "" when every rank ran and every element
@@ -90,13 +86,13 @@ std::vector<std::unique_ptr<Communicator>> world(int32_t n,
 TEST(RuntimeCountsTest, GoldenPlansLeaveTheirCountsToRunTime) {
   for (const char *name : {"direct-all_to_all_v-runtime-4.plan.json",
                            "hierarchical-all_to_all_v-runtime-2x2.plan.json"}) {
-    Plan plan = load(name);
+    Plan plan = loadTestPlan(name);
     ASSERT_EQ(plan.collectives.size(), 1u);
     EXPECT_TRUE(sendCountsAtRunTime(plan.collectives[0])) << name;
     EXPECT_EQ(plan.version, 2) << name;
   }
   EXPECT_FALSE(sendCountsAtRunTime(
-      load("direct-all_to_all_v-4.plan.json").collectives[0]));
+      loadTestPlan("direct-all_to_all_v-4.plan.json").collectives[0]));
 }
 
 // Several matrices in a row on the same communicators: uneven, with zero
@@ -106,7 +102,7 @@ TEST(RuntimeCountsTest, GoldenPlansLeaveTheirCountsToRunTime) {
 TEST(RuntimeCountsTest, CountsChangeFromRunToRun) {
   for (const char *name : {"direct-all_to_all_v-runtime-4.plan.json",
                            "hierarchical-all_to_all_v-runtime-2x2.plan.json"}) {
-    Plan plan = load(name);
+    Plan plan = loadTestPlan(name);
     for (size_t slotBytes : {size_t(1) << 20, size_t(256)}) {
       auto comms = world(plan.worldSize, slotBytes);
       std::vector<std::vector<int64_t>> matrices = {
@@ -141,8 +137,8 @@ Status runOne(const Plan &plan, int32_t rank, const int64_t *counts,
 }
 
 TEST(RuntimeCountsTest, RunRefusesWrongCounts) {
-  Plan runtime = load("direct-all_to_all_v-runtime-4.plan.json");
-  Plan fixed = load("direct-all_to_all_v-4.plan.json");
+  Plan runtime = loadTestPlan("direct-all_to_all_v-runtime-4.plan.json");
+  Plan fixed = loadTestPlan("direct-all_to_all_v-4.plan.json");
   std::vector<int64_t> m = {1, 2,  3,  4,  5,  6,  7,  8,
                             9, 10, 11, 12, 13, 14, 15, 16};
 
@@ -190,7 +186,7 @@ TEST(RuntimeCountsTest, RunRefusesWrongCounts) {
 }
 
 TEST(RuntimeCountsTest, OutputElementsFollowTheGivenCounts) {
-  Plan plan = load("direct-all_to_all_v-runtime-4.plan.json");
+  Plan plan = loadTestPlan("direct-all_to_all_v-runtime-4.plan.json");
   std::vector<int64_t> m = {1, 2,  3,  4,  5,  6,  7,  8,
                             9, 10, 11, 12, 13, 14, 15, 16};
   // Rank 1 receives column 1: 2 + 6 + 10 + 14.
