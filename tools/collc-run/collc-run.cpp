@@ -148,7 +148,8 @@ bool chooseSizes(const Options &o, const collrt::PlanCollective &collective,
     int64_t total = 0;
     for (int64_t c : program.sendCounts)
       total += c;
-    sizes->push_back({total * elementSize / std::max(program.numRanks, 1), -1});
+    sizes->push_back(
+        {total * elementSize / std::max(program.numRanks, 1), -1, {}});
     return true;
   }
   if (!o.bytesGiven) {
@@ -158,8 +159,9 @@ bool chooseSizes(const Options &o, const collrt::PlanCollective &collective,
                "--bytes SIZE or MIN:MAX";
       return false;
     }
-    sizes->push_back(
-        {collective.elementsPerRank * elementSize, collective.elementsPerRank});
+    sizes->push_back({collective.elementsPerRank * elementSize,
+                      collective.elementsPerRank,
+                      {}});
     addRandomCounts(o, collective, sizes);
     return true;
   }
@@ -170,7 +172,7 @@ bool chooseSizes(const Options &o, const collrt::PlanCollective &collective,
                " elements (" + std::to_string(elementSize) + " bytes each)";
       return false;
     }
-    sizes->push_back({b, b / elementSize});
+    sizes->push_back({b, b / elementSize, {}});
     if (b > o.maxBytes / o.factor)
       break;
   }
@@ -349,6 +351,19 @@ int runThreads(const Options &o, const collrt::Plan &plan,
 int runGpuProcess(const Options &o, const collrt::Plan &plan,
                   const RunSetup &setup);
 
+/// The options both GPU paths run with: the device and the command line's
+/// iterations, check, watchdog and slot size.
+collrt::dev::GpuRunOptions gpuRunOptions(const Options &o, int device) {
+  collrt::dev::GpuRunOptions g;
+  g.device = device;
+  g.iterations = o.iters;
+  g.warmup = o.warmup;
+  g.check = o.check;
+  g.timeoutSeconds = o.timeoutSeconds;
+  g.slotBytes = o.slotBytes;
+  return g;
+}
+
 /// --backend cuda --ranks N: each size runs collective o.collective on the
 /// N ranks of GPU 0 (or of the GPUs of --devices, rank r on
 /// devices[r % G], one launch per entry) with the kernel collc generated for
@@ -429,14 +444,8 @@ int runGpu(const Options &o, const collrt::Plan &plan, const RunSetup &setup) {
   printHeader(o, plan, collective,
               std::to_string(o.ranks) + " ranks" + groups + where);
 
-  collrt::dev::GpuRunOptions g;
-  g.device = device;
+  collrt::dev::GpuRunOptions g = gpuRunOptions(o, device);
   g.devices = o.devices;
-  g.iterations = o.iters;
-  g.warmup = o.warmup;
-  g.check = o.check;
-  g.timeoutSeconds = o.timeoutSeconds;
-  g.slotBytes = o.slotBytes;
   int64_t totalWrong = 0;
   for (const SizeCase &size : setup.sizes) {
     g.count = collcgpu::countForBytes(collective, size.bytesPerRank);
@@ -614,13 +623,7 @@ int runGpuProcess(const Options &o, const collrt::Plan &plan,
                     "between them (" +
                     placement + ")" + shared);
 
-  collrt::dev::GpuRunOptions g;
-  g.device = device;
-  g.iterations = o.iters;
-  g.warmup = o.warmup;
-  g.check = o.check;
-  g.timeoutSeconds = o.timeoutSeconds;
-  g.slotBytes = o.slotBytes;
+  collrt::dev::GpuRunOptions g = gpuRunOptions(o, device);
   int64_t totalWrong = 0;
   for (const SizeCase &size : setup.sizes) {
     g.count = collcgpu::countForBytes(collective, size.bytesPerRank);
