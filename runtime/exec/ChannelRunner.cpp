@@ -506,42 +506,30 @@ Status ChannelRunner::execute(const Instruction &in, uint64_t tile) {
 Status ChannelRunner::recvStore(const Instruction &in, uint64_t tile,
                                 bool forward) {
   size_t es = layout_.elementSize;
+  // A plain recv reads each slice straight into its place (one copy from
+  // the sender's buffer where the transport left the message there); a
+  // forwarding one takes the message whole, to send it on.
   Received message;
-  if (!forward) {
-    // Each slice straight into its place (one copy from the sender's
-    // buffer where the transport left the message there).
-    if (Status s = receive(in, tile, &message, /*prefixOnly=*/true); !s.ok())
-      return s;
-    ConnectionKey key{layout_.worldRankOf(in.recvPeer), channel_};
-    size_t offset = size_t(message.payload - message.message);
-    for (uint32_t j = 0; j < in.dst.count; ++j) {
-      if (Status s = setSlice(in.dst, j, tile, counts_[j], "the message");
-          !s.ok())
-        return s;
-      size_t bytes = size_t(counts_[j]) * es;
-      if (bytes)
-        if (Status s = state_.transport.readRecv(
-                key, offset, sliceData(in.dst.buffer, in.dst.index + j, tile),
-                bytes);
-            !s.ok())
-          return s;
-      offset += bytes;
-    }
-    return release(in);
-  }
-  if (Status s = receive(in, tile, &message); !s.ok())
+  if (Status s = receive(in, tile, &message, /*prefixOnly=*/!forward); !s.ok())
     return s;
-  const char *from = message.payload;
+  ConnectionKey from{layout_.worldRankOf(in.recvPeer), channel_};
+  size_t offset = size_t(message.payload - message.message);
   for (uint32_t j = 0; j < in.dst.count; ++j) {
     if (Status s = setSlice(in.dst, j, tile, counts_[j], "the message");
         !s.ok())
       return s;
     size_t bytes = size_t(counts_[j]) * es;
-    if (bytes)
-      std::memcpy(sliceData(in.dst.buffer, in.dst.index + j, tile), from,
-                  bytes);
-    from += bytes;
+    char *to = sliceData(in.dst.buffer, in.dst.index + j, tile);
+    if (bytes && forward)
+      std::memcpy(to, message.message + offset, bytes);
+    else if (bytes)
+      if (Status s = state_.transport.readRecv(from, offset, to, bytes);
+          !s.ok())
+        return s;
+    offset += bytes;
   }
+  if (!forward)
+    return release(in);
   // Forward the message as it came (same tile, chunks and slices): straight
   // from the transport's slot when the next connection has room, else
   // through the staging buffer so that the slot is freed while waiting.

@@ -87,8 +87,11 @@ std::string writeRunTrace(const std::vector<collrt::TraceEvent> &events,
     }
     os << "\n]}\n";
     os.flush();
-    if (!os)
-      return "cannot write " + tmp + ": " + std::strerror(errno);
+    if (!os) {
+      std::string why = std::strerror(errno);
+      std::remove(tmp.c_str()); // nothing half-written is left
+      return "cannot write " + tmp + ": " + why;
+    }
   }
   if (std::rename(tmp.c_str(), path.c_str()) != 0) {
     std::string why = std::strerror(errno);
