@@ -6,7 +6,9 @@
 # (2 4 8) and every size of $SIZES (4 KiB ... 64 MiB per rank):
 #   - collc makes a plan for the size on the one-node test topology of that
 #     many GPUs (test/runtime/Inputs/topologies/1xN.json): its own choice of
-#     algorithm and chunk count for the size;
+#     algorithm and chunk count for the size, by measurement (collc
+#     --tuning, docs/tuning.md) from a tuning file that the tuning stage
+#     below measures first on this host, or with TUNE=0 by simulation;
 #   - mpirun starts N processes of collc-run over shared memory
 #     (--transport shm, the rendezvous at 127.0.0.1) and N processes of
 #     collc-bench-mpi (MPI_Allreduce, MPI_Allgather, MPI_Reduce_scatter_block,
@@ -14,7 +16,13 @@
 #     oversubscription;
 # each pair $REPEAT times (3), alternating collc-run and MPI, keeping each
 # tool's best busbw (a shared machine's load only ever slows a run down);
-# then prints a Markdown table per collective and process count: size,
+# The tuning stage (TUNE=1, default): for every collective and process
+# count, one plan per candidate of $CANDIDATES_<collective> (algorithm:chunks;
+# those collc refuses for the group are left out, and said so), all
+# measured by one `collc-run --tuning` under mpirun over shm at every size
+# from the first to the last of $SIZES ($TUNE_ROUNDS rounds, 2 by default,
+# 5 timed calls each), into one tuning file, summed up at the end.
+# Then it prints a Markdown table per collective and process count: size,
 # collc's algorithm, collc's best busbw, MPI's best busbw and their ratio;
 # at the end, how many points from 1 MiB up meet issue 5's target (collc's
 # busbw at least Open MPI's) and which miss.
@@ -35,6 +43,12 @@ PROCS=${PROCS:-"2 4 8"}
 SIZES=${SIZES:-"4K 8K 16K 32K 64K 128K 256K 512K 1M 2M 4M 8M 16M 32M 64M"}
 COLLECTIVES=${COLLECTIVES:-"all_reduce all_gather reduce_scatter all_to_all"}
 REPEAT=${REPEAT:-3}
+TUNE=${TUNE:-1}
+TUNE_ROUNDS=${TUNE_ROUNDS:-2}
+CANDIDATES_all_reduce=${CANDIDATES_all_reduce:-"ring:1 ring:2 one_shot:1 two_shot:1 two_shot:2 recursive_doubling:1 rabenseifner:1 double_binary_tree:1 double_binary_tree:4"}
+CANDIDATES_all_gather=${CANDIDATES_all_gather:-"direct:1 ring:1 ring:2 bruck:1 recursive_doubling:1"}
+CANDIDATES_reduce_scatter=${CANDIDATES_reduce_scatter:-"direct:1 ring:1 ring:2 bruck:1 recursive_halving:1"}
+CANDIDATES_all_to_all=${CANDIDATES_all_to_all:-"direct:1 direct:2 bruck:1"}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 mpirun=(mpirun --allow-run-as-root --oversubscribe --bind-to none)
@@ -64,8 +78,58 @@ row() { # the data row of a collc-run / collc-bench-mpi table: busbw
   awk '!/^#/ && NF >= 8 { print $7 }' "$1" | tail -1
 }
 
+min_size=${SIZES%% *}
+max_size=${SIZES##* }
+tuning=$work/host.tuning.json
+select_options=()
+if [ "$TUNE" = 1 ]; then
+  echo "# tuning stage: $(date -u +%Y-%m-%dT%H:%MZ), load $(cut -d' ' -f1-3 /proc/loadavg)"
+  for n in $PROCS; do
+    topo=$root/test/runtime/Inputs/topologies/1x$n.json
+    for c in $COLLECTIVES; do
+      list=CANDIDATES_$c
+      plans=()
+      for cand in ${!list}; do
+        a=${cand%:*}
+        k=${cand#*:}
+        plan=$work/tune-$c-$n-$a-$k.plan.json
+        if "$collc" --collective "$c" --bytes "$max_size" --topo "$topo" \
+            --algo "$c=$a" --chunks "$k" --emit=plan -o "$plan" \
+            >/dev/null 2>"$work/collc-err.txt"; then
+          plans+=("$plan")
+        else
+          echo "# tuning: $c on $n: candidate $a x$k left out: $(grep -m1 error "$work/collc-err.txt")"
+        fi
+      done
+      for try in 1 2 3; do
+        port=$(free_port)
+        if timeout 1800 "${mpirun[@]}" -np "$n" -x MASTER_ADDR=127.0.0.1 \
+            -x MASTER_PORT="$port" "$run" "${plans[@]}" --transport shm \
+            --tuning "$tuning" --tuning-rounds "$TUNE_ROUNDS" \
+            --bytes "$min_size:$max_size" --iters 5 --warmup 1 \
+            >"$work/tune.txt" 2>&1; then
+          break
+        fi
+        if [ "$try" -lt 3 ] && grep -q "Address already in use" "$work/tune.txt"; then
+          continue
+        fi
+        echo "run.sh: collc-run --tuning failed for $c, $n processes:" >&2
+        cat "$work/tune.txt" >&2
+        exit 1
+      done
+      echo "# tuning: $c on $n processes: ${#plans[@]} candidates measured ($(date -u +%H:%MZ))"
+    done
+  done
+  select_options=(--tuning "$tuning")
+fi
+
 echo "# collc-run (shm) vs Open MPI ($(mpirun --version | head -1)), $(date -u +%Y-%m-%dT%H:%MZ)"
 echo "# $(nproc) cores: $(lscpu | sed -n 's/^Model name: *//p'); processes > cores are oversubscribed"
+if [ "$TUNE" = 1 ]; then
+  echo "# collc's choice: by measurement, collc --tuning with the tuning stage's file (docs/tuning.md)"
+else
+  echo "# collc's choice: by simulation on the 1xN topology (TUNE=0)"
+fi
 echo "# best of $REPEAT runs per tool and size; load average at the start: $(cut -d' ' -f1-3 /proc/loadavg)"
 for n in $PROCS; do
   topo=$root/test/runtime/Inputs/topologies/1x$n.json
@@ -79,7 +143,7 @@ for n in $PROCS; do
       read -r iters warmup < <(iterations "$s")
       plan=$work/$c-$n-$s.plan.json
       "$collc" --collective "$c" --bytes "$s" --topo "$topo" --emit=plan \
-        -o "$plan" >/dev/null
+        "${select_options[@]}" -o "$plan" >/dev/null
       cb=0
       mb=0
       for ((rep = 0; rep < REPEAT; rep++)); do
@@ -145,3 +209,14 @@ print(f"# target, collc >= Open MPI from 1 MiB up: met at {met} of {total} point
 if misses:
     print("# missed: " + ", ".join(misses))
 EOF
+if [ "$TUNE" = 1 ]; then
+  cp "$tuning" "$build/host.tuning.json"
+  echo "# the tuning file collc chose from is kept as $build/host.tuning.json; per entry its 3 fastest:"
+  python3 - "$tuning" <<'EOF'
+import json, sys
+for e in json.load(open(sys.argv[1]))["entries"]:
+    c = e["candidates"]
+    print(f"#   {e['collective']} {e['ranks']}p {e['bytes_per_rank']}: "
+          + ", ".join(f"{x['algorithm']} k={x['chunks_per_part']} {x['seconds'] * 1e6:.0f} us" for x in c[:3]))
+EOF
+fi

@@ -45,8 +45,9 @@ std::string describeOp(const CheckedCollective &c) {
          formatLocation(c.lowered.op->getLoc());
 }
 
-bool elementType(const CheckedCollective &c, collrt::DataType &type) {
-  mlir::Operation *op = c.lowered.op;
+} // namespace
+
+bool planDataType(mlir::Operation *op, collrt::DataType &type) {
   mlir::Type shaped = op->getNumOperands() ? op->getOperand(0).getType()
                                            : op->getResult(0).getType();
   auto shapedType = mlir::dyn_cast<mlir::ShapedType>(shaped);
@@ -58,7 +59,13 @@ bool elementType(const CheckedCollective &c, collrt::DataType &type) {
          collrt::parseDataType(coll::stringifyElementKind(*kind).str(), &type);
 }
 
-} // namespace
+bool planReduceOp(mlir::Operation *op, collrt::ReduceOp &reduction) {
+  auto reduce = op->getAttrOfType<coll::ReductionKindAttr>("reduce");
+  if (!reduce)
+    return true;
+  return collrt::parseReduceOp(
+      coll::stringifyReductionKind(reduce.getValue()).str(), &reduction);
+}
 
 bool buildPlan(const std::vector<CheckedCollective> &checked,
                const PlanBuildOptions &options, collrt::Plan &plan,
@@ -93,17 +100,13 @@ bool buildPlan(const std::vector<CheckedCollective> &checked,
     collrt::PlanCollective entry;
     entry.location = options.generatedBy.empty() ? formatLocation(op->getLoc())
                                                  : options.generatedBy;
-    if (!elementType(c, entry.dtype)) {
+    if (!planDataType(op, entry.dtype)) {
       errors.push_back(describeOp(c) + ": its element type has no plan dtype");
       continue;
     }
-    if (auto reduce = op->getAttrOfType<coll::ReductionKindAttr>("reduce")) {
-      if (!collrt::parseReduceOp(
-              coll::stringifyReductionKind(reduce.getValue()).str(),
-              &entry.reduction)) {
-        errors.push_back(describeOp(c) + ": its reduction has no plan name");
-        continue;
-      }
+    if (!planReduceOp(op, entry.reduction)) {
+      errors.push_back(describeOp(c) + ": its reduction has no plan name");
+      continue;
     }
     entry.elementsPerRank = c.lowered.elementsPerRank;
     entry.groups = allGroups(mesh.getShape(), collective.getGroupAxisIndices());

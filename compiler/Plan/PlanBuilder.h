@@ -32,6 +32,14 @@ struct PlanBuildOptions {
   std::string generatedBy;
 };
 
+/// The plan's element type of a collective op (its first operand's, else
+/// its result's element type); false when it has none.
+bool planDataType(mlir::Operation *op, collrt::DataType &type);
+
+/// The plan's reduction of a collective op: its `reduce` attribute, left
+/// as it is when the op has none; false when it has no plan name.
+bool planReduceOp(mlir::Operation *op, collrt::ReduceOp &reduction);
+
 /// Every group of a collective over `groupAxes` of a mesh of `meshShape`,
 /// each listing its mesh ranks in group-rank order (as groupOfRankZero).
 /// Groups are ordered row-major by the coordinates of the other axes, so

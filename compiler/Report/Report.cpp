@@ -261,6 +261,8 @@ Report buildReport(ModuleOp module, const topo::Topology &topology,
           row.chunks = record->best->chunks;
         if (!record->note.empty())
           row.note = record->note;
+        if (!record->tuningNote.empty())
+          row.note += (row.note.empty() ? "" : "; ") + record->tuningNote;
       }
     if (!row.chunks)
       row.chunks = std::max<uint32_t>(

@@ -1,6 +1,7 @@
 //===- Select.cpp - choose algorithms by simulated time -------------------===//
 #include "compiler/Select/Select.h"
 
+#include "compiler/Plan/PlanBuilder.h"
 #include "compiler/Verify/Verifier.h"
 #include "compiler/Volume/Volume.h"
 #include "dialects/Sched/Transforms/Expand.h"
@@ -109,6 +110,8 @@ static bool scaledCopy(const sched::Program &b, const sched::Program &a) {
 /// "fastest of 12 simulated candidates, 23 more ruled out by a lower
 /// bound".
 static std::string whyText(const SelectionRecord &record) {
+  if (!record.measured.empty())
+    return record.measured;
   std::string why =
       llvm::formatv("fastest of {0} simulated candidates", record.tried.size())
           .str();
@@ -482,12 +485,157 @@ Selector::choose(const lowering::LoweredCollective &lowered,
     if (c.seconds >= 0 && c.algorithm != record.best->algorithm &&
         (!record.runnerUp || c.seconds < record.runnerUp->seconds))
       record.runnerUp = c;
+  if (options.tuning && !applyTuning(lowered, candidates, chunks, record))
+    return std::nullopt;
   memo[key] = record;
   lowering::Choice choice;
   choice.algorithm = record.best->algorithm;
   choice.chunks = record.best->chunks;
   choice.why = whyText(record);
   return choice;
+}
+
+namespace {
+std::string microseconds(double seconds) {
+  return seconds >= 1e-3 ? llvm::formatv("{0:F2} ms", seconds * 1e3).str()
+                         : llvm::formatv("{0:F1} us", seconds * 1e6).str();
+}
+} // namespace
+
+bool Selector::applyTuning(
+    const lowering::LoweredCollective &lowered,
+    llvm::ArrayRef<const lowering::Algorithm *> candidates, unsigned chunks,
+    SelectionRecord &record) {
+  const collrt::TuningTable &table = *options.tuning;
+  const std::string file = "tuning " + options.tuningPath;
+  const char *name = sched::collectiveName(lowered.collective);
+  collrt::DataType dtype = collrt::DataType::F32;
+  collrt::ReduceOp reduction = collrt::ReduceOp::Sum;
+  if (!planDataType(lowered.op, dtype) ||
+      !planReduceOp(lowered.op, reduction)) {
+    record.tuningNote = file + " not applied: this " + std::string(name) +
+                        "'s element type or reduction has no plan name";
+    return true;
+  }
+  std::vector<const collrt::TuningEntry *> entries = collrt::tuningEntriesFor(
+      table, lowered.collective, lowered.layout.size, dtype, reduction);
+  std::string what = std::string(name) + " of " + collrt::dataTypeName(dtype) +
+                     " on " + std::to_string(lowered.layout.size) + " ranks";
+  if (entries.empty()) {
+    record.tuningNote =
+        file + " has no measurement of " + what + ": chosen by simulation";
+    return true;
+  }
+  int64_t bytes = lowered.elementsPerRank * int64_t(lowered.elementBytes);
+  const collrt::TuningEntry *entry = collrt::nearestTuningEntry(entries, bytes);
+  if (!entry) {
+    record.tuningNote =
+        file + " measured " + what + " from " +
+        std::to_string(entries.front()->bytesPerRank) + " to " +
+        std::to_string(entries.back()->bytesPerRank) + " bytes per rank; " +
+        std::to_string(bytes) +
+        " lies more than a factor of 2 outside: chosen by simulation";
+    return true;
+  }
+  if (candidates.size() == 1 || chunks) {
+    record.tuningNote = file + " not applied: --algo or --chunks decide";
+    return true;
+  }
+  std::string path = file + ": entries[" +
+                     std::to_string(entry - table.entries.data()) +
+                     "].candidates[0]";
+  const collrt::TuningCandidate &fastest = entry->candidates.front();
+  const lowering::Algorithm *algorithm = nullptr;
+  for (const lowering::Algorithm *a : candidates)
+    if (a->name == fastest.algorithm)
+      algorithm = a;
+  std::string measuredAs = fastest.algorithm +
+                           " k=" + std::to_string(fastest.chunksPerPart) +
+                           ", measured fastest";
+  if (!algorithm) {
+    lowered.op->emitError(path)
+        << ": " << measuredAs << ", is not an algorithm collc can run this "
+        << name << " with (none of its applicable algorithms has that name); "
+        << "tune with plans of this collc, or drop --tuning";
+    userFailure = true;
+    return false;
+  }
+  int64_t unit = std::max<int64_t>(
+      1, lowering::chunkUnitValue(*algorithm, lowered.layout.size,
+                                  lowered.expand.params));
+  Candidate tuned;
+  tuned.algorithm = algorithm;
+  tuned.chunks = unsigned(std::max<int64_t>(1, fastest.chunksPerPart / unit));
+  std::string expandError;
+  std::optional<sched::Program> program;
+  {
+    sched::ExpandOptions expand =
+        lowering::expandOptionsFor(*algorithm, lowered, tuned.chunks);
+    tuned.k = expand.chunksPerPart;
+    mlir::ScopedDiagnosticHandler silence(algorithm->schedule->getContext(),
+                                          [&](mlir::Diagnostic &diag) {
+                                            expandError = diag.str();
+                                            return mlir::success();
+                                          });
+    mlir::FailureOr<sched::Program> expanded =
+        sched::expandSchedule(algorithm->schedule, expand);
+    if (succeeded(expanded))
+      program = std::move(*expanded);
+  }
+  if (!program || tuned.k != fastest.chunksPerPart ||
+      sched::fingerprint(*program) != fastest.fingerprint) {
+    mlir::InFlightDiagnostic diag = lowered.op->emitError(path);
+    diag << ": " << measuredAs << ", is not the schedule collc makes of "
+         << fastest.algorithm << " here: ";
+    if (!program)
+      diag << "it does not expand (" << expandError << ")";
+    else if (tuned.k != fastest.chunksPerPart)
+      diag << "its chunks per part come in multiples of " << unit;
+    else
+      diag << "its program's fingerprint is "
+           << collrt::fingerprintText(sched::fingerprint(*program))
+           << ", the measured one's "
+           << collrt::fingerprintText(fastest.fingerprint);
+    diag << " (measured with other --algo-param values, or by another "
+            "collc); tune again with plans of this collc, or drop --tuning";
+    userFailure = true;
+    return false;
+  }
+  for (const Candidate &c : record.tried)
+    if (c.algorithm == tuned.algorithm && c.chunks == tuned.chunks)
+      tuned.seconds = c.seconds;
+  std::string text =
+      llvm::formatv("measured fastest: {0} per call at {1} bytes per rank, "
+                    "best of {2} candidates ({3} entries[{4}]: ",
+                    microseconds(fastest.seconds), entry->bytesPerRank,
+                    entry->candidates.size(), file,
+                    entry - table.entries.data())
+          .str();
+  text += "host " + entry->host + ", " + entry->transport +
+          (entry->processes ? " between processes" : " between threads") +
+          ", " + entry->measured + ")";
+  if (entry->candidates.size() > 1)
+    text += "; measured next: " + entry->candidates[1].algorithm +
+            " k=" + std::to_string(entry->candidates[1].chunksPerPart) + " " +
+            microseconds(entry->candidates[1].seconds);
+  if (record.best) {
+    text += "; the model's choice " + record.best->algorithm->name + " x" +
+            std::to_string(record.best->chunks);
+    bool found = false;
+    for (const collrt::TuningCandidate &c : entry->candidates)
+      if (c.algorithm == record.best->algorithm->name &&
+          c.chunksPerPart == record.best->k) {
+        text += " measured " + microseconds(c.seconds);
+        found = true;
+      }
+    if (!found)
+      text += " was not measured";
+  }
+  record.modelBest = record.best;
+  record.best = tuned;
+  record.runnerUp.reset();
+  record.measured = text;
+  return true;
 }
 
 const SelectionRecord *Selector::record(mlir::Operation *op) const {

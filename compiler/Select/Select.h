@@ -10,6 +10,7 @@
 #ifndef COLLC_COMPILER_SELECT_SELECT_H
 #define COLLC_COMPILER_SELECT_SELECT_H
 
+#include "collrt/Tuning.h"
 #include "compiler/Simulate/Simulator.h"
 #include "lowering/CollToSched/LowerCollectives.h"
 
@@ -43,6 +44,14 @@ struct SelectionRecord {
   /// Candidates not simulated because a cheap lower bound on their time
   /// (quickLowerBound) was already no better than the best simulated one.
   unsigned pruned = 0;
+  /// --tuning: why the measured fastest schedule was chosen instead of the
+  /// model's (then `best` is the measured one and `modelBest` the model's
+  /// choice), or empty.
+  std::string measured;
+  std::optional<Candidate> modelBest;
+  /// --tuning: why no measurement applied (none of this collective, size
+  /// out of range, --algo or --chunks given), or empty.
+  std::string tuningNote;
 };
 
 struct SelectOptions {
@@ -62,6 +71,14 @@ struct SelectOptions {
   /// only when the candidate is not pruned by then. The answer never
   /// depends on the thread count or timing.
   unsigned threads = 0;
+  /// collc --tuning FILE: measured times of candidate schedules
+  /// (collrt/Tuning.h, written by collc-run --tuning). For a collective it
+  /// has a measurement of (same kind, group size, element type, reduction;
+  /// the nearest measured size within a factor of 2), the measured fastest
+  /// schedule is chosen, provided collc expands exactly that program (its
+  /// fingerprint); else the choice is an error. Null: none.
+  std::shared_ptr<const collrt::TuningTable> tuning;
+  std::string tuningPath; ///< the file's name, for messages
 };
 
 class Selector {
@@ -92,6 +109,14 @@ public:
 private:
   struct SimJob;
   class InOrderSimulation;
+
+  /// Replaces the model's choice in `record` by the measured fastest
+  /// schedule of options.tuning when one applies (or says in
+  /// record.tuningNote why none does). False, with an error at the op, when
+  /// the measurement names a schedule collc cannot expand as measured.
+  bool applyTuning(const lowering::LoweredCollective &lowered,
+                   llvm::ArrayRef<const lowering::Algorithm *> candidates,
+                   unsigned chunks, SelectionRecord &record);
 
   const topo::Topology &topology;
   SelectOptions options;

@@ -204,7 +204,10 @@ Status systemError(const std::string &what, const std::string &path,
 std::string planToJson(const Plan &plan) { return PlanWriter().write(plan); }
 
 Status savePlanFile(const std::string &path, const Plan &plan) {
-  std::string text = planToJson(plan);
+  return writeFileAtomically(path, planToJson(plan));
+}
+
+Status writeFileAtomically(const std::string &path, const std::string &text) {
   // A fresh name next to the target (so that rename is atomic), created
   // with mode 0666 so that the umask applies as to any output file.
   static std::atomic<unsigned> counter{0};

@@ -135,6 +135,7 @@ std::string formatBytes(int64_t bytes) {
 
 const char *helpText() {
   return R"(USAGE: collc-run PLAN.plan.json [options]
+       collc-run PLAN.plan.json MORE.plan.json ... --tuning FILE [options]
 
 Runs collective I of a plan written by `collc --emit=plan` on real buffers
 and prints a row per size as nccl-tests does (docs/collc-run.md).
@@ -197,6 +198,15 @@ and prints a row per size as nccl-tests does (docs/collc-run.md).
                         e.g. 0,1 (rank r on devices[r % count], one launch
                         per entry, peer access between them; an entry may
                         repeat: 0,0 is two launches on GPU 0); default 0
+  --tuning FILE         measure several candidate plans of one collective
+                        (collc-run A.plan.json B.plan.json ... --tuning
+                        FILE): at every size of --bytes, --tuning-rounds
+                        rounds run every plan in turn; the candidates,
+                        fastest first, go into FILE (added to what it
+                        holds), which collc --tuning FILE applies
+                        (docs/tuning.md)
+  --tuning-rounds R     rounds per size with --tuning; each candidate's best
+                        round counts (default 3)
   --help                this text
 
 Exit status: 0 when every run succeeded (and, with --check, every element was
@@ -329,6 +339,23 @@ bool parseOptions(int argc, char **argv, Options *o, std::string *error) {
         return false;
       }
       o->tracePath = v;
+    } else if (name == "--tuning") {
+      if (!value(i, name, &v))
+        return false;
+      if (v.empty()) {
+        *error = "--tuning needs a file name";
+        return false;
+      }
+      o->tunePath = v;
+    } else if (name == "--tuning-rounds") {
+      if (!value(i, name, &v))
+        return false;
+      if (!parseInteger(v, 1, 1000, &n)) {
+        *error =
+            "--tuning-rounds '" + v + "' must be a whole number from 1 to 1000";
+        return false;
+      }
+      o->tuneRounds = static_cast<int>(n);
     } else if (name == "--channel-threads") {
       if (!value(i, name, &v))
         return false;
@@ -381,10 +408,29 @@ bool parseOptions(int argc, char **argv, Options *o, std::string *error) {
     } else if (o->planPath.empty()) {
       o->planPath = arg;
     } else {
-      *error = "more than one plan given ('" + o->planPath + "' and '" + arg +
-               "'); collc-run runs one plan";
-      return false;
+      o->morePlans.push_back(arg);
     }
+  }
+  if (!o->morePlans.empty() && o->tunePath.empty()) {
+    *error = "more than one plan given ('" + o->planPath + "' and '" +
+             o->morePlans.front() +
+             "'); collc-run runs one plan, or measures several candidate "
+             "plans of one collective with --tuning FILE";
+    return false;
+  }
+  if (!o->tunePath.empty()) {
+    // What tuning does not do is refused rather than ignored.
+    for (const auto &[option, given] :
+         {std::make_pair("--backend cuda", o->backend == "cuda"),
+          std::make_pair("--trace", !o->tracePath.empty()),
+          std::make_pair("--counts", o->countsGiven)})
+      if (given) {
+        *error = std::string(option) +
+                 " does not go with --tuning, which measures plans on the CPU "
+                 "executor at every size of --bytes (all_to_all_v, whose "
+                 "time depends on its counts, is not tuned)";
+        return false;
+      }
   }
   if (o->planPath.empty()) {
     *error = "no plan given: collc-run PLAN.plan.json [options] (write one "

@@ -13,6 +13,13 @@ namespace collcrun {
 /// shows every value in effect.
 struct Options {
   std::string planPath;
+  /// --tuning FILE: measure the plans (planPath and morePlans, each one
+  /// candidate schedule of the same collective) and record the fastest per
+  /// size in FILE ("" = no tuning).
+  std::string tunePath;
+  std::vector<std::string> morePlans;
+  /// --tuning-rounds: rounds of every candidate per size (best kept).
+  int tuneRounds = 3;
   /// The plan's collective to run (its index in "collectives").
   size_t collective = 0;
   /// Ranks as threads of this process (--ranks); 0: one process per rank

@@ -252,11 +252,25 @@ void printRow(FILE *out, const collrt::PlanCollective &collective,
   std::fflush(out);
 }
 
-Status runRank(const RunSetup &setup, collrt::Communicator &comm,
-               ReportExchange &exchange,
-               std::vector<collrt::TraceEvent> *trace) {
-  const collrt::PlanCollective &collective =
-      setup.plan->collectives[setup.index];
+namespace {
+
+/// Who a rank is in messages: "rank W" or "rank W (group rank G)".
+std::string rankName(int32_t world, int32_t rank) {
+  return rank == world || rank < 0
+             ? "rank " + std::to_string(world)
+             : "rank " + std::to_string(world) + " (group rank " +
+                   std::to_string(rank) + ")";
+}
+
+/// One size of collective `index` of the plan on this rank: warm-up and
+/// timed runs (with --check, fresh inputs, poisoned outputs and a check
+/// after every run); then the reports of every rank are exchanged and
+/// `*total` gets the slowest rank's mean time and the wrong elements of all.
+/// With `trace`, this rank's last run's events go there.
+Status runOneSize(const RunSetup &setup, size_t index, const SizeCase &size,
+                  collrt::Communicator &comm, ReportExchange &exchange,
+                  std::vector<collrt::TraceEvent> *trace, RankReport *total) {
+  const collrt::PlanCollective &collective = setup.plan->collectives[index];
   const Program &program = collective.program;
   const Options &options = *setup.options;
   const collrt::DataType type = collective.dtype;
@@ -264,108 +278,186 @@ Status runRank(const RunSetup &setup, collrt::Communicator &comm,
   const size_t elementSize = collrt::dataTypeSize(type);
   const int32_t world = comm.rank();
   const int32_t rank = collrt::groupRankOf(collective, world);
-  const std::string who = rank == world || rank < 0
-                              ? "rank " + std::to_string(world)
-                              : "rank " + std::to_string(world) +
-                                    " (group rank " + std::to_string(rank) +
-                                    ")";
+  const std::string who = rankName(world, rank);
+
+  int64_t count = size.count, inputElements = 0, outputElements = 0;
+  const int64_t *counts =
+      size.sendCounts.empty() ? nullptr : size.sendCounts.data();
+  if (rank >= 0) {
+    if (program.collective == Collective::AllToAllV)
+      count = collrt::check::referenceInputElements(program, rank, 0, counts);
+    inputElements =
+        collrt::check::referenceInputElements(program, rank, count, counts);
+    outputElements = collrt::outputElements(collective, rank, count, counts);
+    int64_t defined =
+        collrt::check::referenceOutputElements(program, rank, count, counts);
+    if (outputElements != defined) {
+      Status s(ErrorCode::CheckFailed,
+               who + ": libcollrt's outputElements gives " +
+                   std::to_string(outputElements) + " elements for " +
+                   std::to_string(count) + " input elements of " +
+                   collc::sched::collectiveName(program.collective) +
+                   ", whose definition gives " + std::to_string(defined));
+      exchange.abandon(world, s.message());
+      return s;
+    }
+  }
+  std::vector<uint8_t> input(size_t(std::max<int64_t>(inputElements, 1)) *
+                             elementSize),
+      output(size_t(std::max<int64_t>(outputElements, 1)) * elementSize);
+  if (rank >= 0 && !options.check)
+    collrt::check::TestData(program, type, op, 0, counts)
+        .fillInput(rank, input.data(), inputElements);
+
+  RankReport report;
+  double seconds = 0;
+  size_t examplesShown = 0;
+  const int runs = options.warmup + options.iters;
+  for (int it = 0; it < runs; ++it) {
+    // Inputs of iteration `it` (what --check compares against).
+    collrt::check::TestData data(program, type, op, uint64_t(it), counts);
+    if (options.check && rank >= 0) {
+      data.fillInput(rank, input.data(), inputElements);
+      collrt::check::TestData::poison(type, output.data(), outputElements);
+    }
+    auto start = std::chrono::steady_clock::now();
+    Status s = comm.run(*setup.plan, index, input.data(), output.data(), count,
+                        type, op, counts);
+    auto end = std::chrono::steady_clock::now();
+    if (!s.ok()) {
+      Status failed(s.code(), who + ", " + sizeLabel(size) + ", iteration " +
+                                  std::to_string(it) + ": " + s.message());
+      exchange.abandon(world, failed.message());
+      return failed;
+    }
+    if (it >= options.warmup)
+      seconds += std::chrono::duration<double>(end - start).count();
+    if (options.check && rank >= 0) {
+      collrt::check::CheckResult result = collrt::check::checkRank(
+          data, rank, count, input.data(), inputElements, output.data(),
+          outputElements);
+      report.wrong += result.wrong;
+      report.checked += result.checked;
+      if (result.wrong && examplesShown == 0) {
+        std::string text = "collc-run: " + who + ", " + sizeLabel(size) +
+                           ", iteration " + std::to_string(it) + ": " +
+                           std::to_string(result.wrong) + " of " +
+                           std::to_string(result.checked) + " elements wrong\n";
+        for (const auto &e : result.examples)
+          text += "collc-run:   " + e.describe() + "\n";
+        std::fputs(text.c_str(), stderr);
+        examplesShown = result.examples.size();
+      }
+    }
+  }
+  report.meanSeconds = seconds / options.iters;
+  if (trace)
+    *trace = comm.lastTrace();
+
+  std::vector<RankReport> all;
+  Status s = exchange.allGather(world, report, &all);
+  if (!s.ok())
+    return Status(s.code(), who + ", " + sizeLabel(size) + ": " + s.message());
+  *total = RankReport();
+  for (const RankReport &r : all) {
+    total->meanSeconds = std::max(total->meanSeconds, r.meanSeconds);
+    total->wrong += r.wrong;
+    total->checked += r.checked;
+  }
+  return Status::success();
+}
+
+Status wrongTotal(int64_t totalWrong, const char *where) {
+  return Status(ErrorCode::CheckFailed, std::to_string(totalWrong) +
+                                            " wrong elements over all ranks, " +
+                                            where + " and iterations");
+}
+
+} // namespace
+
+Status runRank(const RunSetup &setup, collrt::Communicator &comm,
+               ReportExchange &exchange,
+               std::vector<collrt::TraceEvent> *trace) {
+  const collrt::PlanCollective &collective =
+      setup.plan->collectives[setup.index];
   int64_t totalWrong = 0;
-
   for (const SizeCase &size : setup.sizes) {
-    int64_t count = size.count, inputElements = 0, outputElements = 0;
-    const int64_t *counts =
-        size.sendCounts.empty() ? nullptr : size.sendCounts.data();
-    if (rank >= 0) {
-      if (program.collective == Collective::AllToAllV)
-        count = collrt::check::referenceInputElements(program, rank, 0, counts);
-      inputElements =
-          collrt::check::referenceInputElements(program, rank, count, counts);
-      outputElements = collrt::outputElements(collective, rank, count, counts);
-      int64_t defined =
-          collrt::check::referenceOutputElements(program, rank, count, counts);
-      if (outputElements != defined) {
-        Status s(ErrorCode::CheckFailed,
-                 who + ": libcollrt's outputElements gives " +
-                     std::to_string(outputElements) + " elements for " +
-                     std::to_string(count) + " input elements of " +
-                     collc::sched::collectiveName(program.collective) +
-                     ", whose definition gives " + std::to_string(defined));
-        exchange.abandon(world, s.message());
-        return s;
-      }
-    }
-    std::vector<uint8_t> input(size_t(std::max<int64_t>(inputElements, 1)) *
-                               elementSize),
-        output(size_t(std::max<int64_t>(outputElements, 1)) * elementSize);
-    if (rank >= 0 && !options.check)
-      collrt::check::TestData(program, type, op, 0, counts)
-          .fillInput(rank, input.data(), inputElements);
-
-    RankReport report;
-    double seconds = 0;
-    size_t examplesShown = 0;
-    const int runs = options.warmup + options.iters;
-    for (int it = 0; it < runs; ++it) {
-      // Inputs of iteration `it` (what --check compares against).
-      collrt::check::TestData data(program, type, op, uint64_t(it), counts);
-      if (options.check && rank >= 0) {
-        data.fillInput(rank, input.data(), inputElements);
-        collrt::check::TestData::poison(type, output.data(), outputElements);
-      }
-      auto start = std::chrono::steady_clock::now();
-      Status s = comm.run(*setup.plan, setup.index, input.data(), output.data(),
-                          count, type, op, counts);
-      auto end = std::chrono::steady_clock::now();
-      if (!s.ok()) {
-        Status failed(s.code(), who + ", " + sizeLabel(size) + ", iteration " +
-                                    std::to_string(it) + ": " + s.message());
-        exchange.abandon(world, failed.message());
-        return failed;
-      }
-      if (it >= options.warmup)
-        seconds += std::chrono::duration<double>(end - start).count();
-      if (options.check && rank >= 0) {
-        collrt::check::CheckResult result = collrt::check::checkRank(
-            data, rank, count, input.data(), inputElements, output.data(),
-            outputElements);
-        report.wrong += result.wrong;
-        report.checked += result.checked;
-        if (result.wrong && examplesShown == 0) {
-          std::string text =
-              "collc-run: " + who + ", " + sizeLabel(size) + ", iteration " +
-              std::to_string(it) + ": " + std::to_string(result.wrong) +
-              " of " + std::to_string(result.checked) + " elements wrong\n";
-          for (const auto &e : result.examples)
-            text += "collc-run:   " + e.describe() + "\n";
-          std::fputs(text.c_str(), stderr);
-          examplesShown = result.examples.size();
-        }
-      }
-    }
-    report.meanSeconds = seconds / options.iters;
-    if (trace && &size == &setup.sizes.back())
-      *trace = comm.lastTrace();
-
-    std::vector<RankReport> all;
-    Status s = exchange.allGather(world, report, &all);
-    if (!s.ok())
-      return Status(s.code(),
-                    who + ", " + sizeLabel(size) + ": " + s.message());
     RankReport total;
-    for (const RankReport &r : all) {
-      total.meanSeconds = std::max(total.meanSeconds, r.meanSeconds);
-      total.wrong += r.wrong;
-      total.checked += r.checked;
-    }
+    Status s = runOneSize(
+        setup, setup.index, size, comm, exchange,
+        trace && &size == &setup.sizes.back() ? trace : nullptr, &total);
+    if (!s.ok())
+      return s;
     totalWrong += total.wrong;
-    if (world == 0)
+    if (comm.rank() == 0)
       printRow(setup.out, collective, size.bytesPerRank, total.meanSeconds,
-               options.check ? total.wrong : -1);
+               setup.options->check ? total.wrong : -1);
   }
   if (totalWrong)
-    return Status(ErrorCode::CheckFailed,
-                  std::to_string(totalWrong) +
-                      " wrong elements over all ranks, sizes and iterations");
+    return wrongTotal(totalWrong, "sizes");
+  return Status::success();
+}
+
+std::string candidateLabel(const collrt::PlanCollective &collective) {
+  return collective.program.algorithm +
+         " k=" + std::to_string(collective.program.chunksPerPart);
+}
+
+Status tuneRank(const RunSetup &setup, int rounds, collrt::Communicator &comm,
+                ReportExchange &exchange,
+                std::vector<std::vector<double>> *best) {
+  const size_t candidates = setup.plan->collectives.size();
+  best->assign(setup.sizes.size(), std::vector<double>(candidates, -1));
+  int64_t totalWrong = 0;
+  for (size_t z = 0; z < setup.sizes.size(); ++z) {
+    const SizeCase &size = setup.sizes[z];
+    std::vector<double> &mine = (*best)[z];
+    std::vector<int64_t> wrong(candidates, 0);
+    // Rounds alternate the candidates, so that a slow spell of the machine
+    // does not fall on one candidate only.
+    for (int round = 0; round < rounds; ++round)
+      for (size_t c = 0; c < candidates; ++c) {
+        RankReport total;
+        Status s = runOneSize(setup, c, size, comm, exchange, nullptr, &total);
+        if (!s.ok())
+          return Status(s.code(),
+                        "candidate " + std::to_string(c) + " (" +
+                            candidateLabel(setup.plan->collectives[c]) +
+                            "): " + s.message());
+        wrong[c] += total.wrong;
+        if (mine[c] < 0 || total.meanSeconds < mine[c])
+          mine[c] = total.meanSeconds;
+      }
+    if (comm.rank() != 0)
+      continue;
+    std::vector<size_t> order(candidates);
+    for (size_t c = 0; c < candidates; ++c)
+      order[c] = c;
+    std::stable_sort(order.begin(), order.end(),
+                     [&](size_t a, size_t b) { return mine[a] < mine[b]; });
+    for (size_t i = 0; i < candidates; ++i) {
+      const collrt::PlanCollective &collective =
+          setup.plan->collectives[order[i]];
+      const Program &program = collective.program;
+      double seconds = mine[order[i]];
+      double algbw =
+          seconds > 0 ? algbwBytes(program, size.bytesPerRank) / seconds / 1e9
+                      : 0;
+      std::string wrongText = setup.options->check
+                                  ? std::to_string(wrong[order[i]])
+                                  : std::string("N/A");
+      std::fprintf(setup.out, "%12s  %-28s %11.2f %8.3f %8.3f %8s%s\n",
+                   i == 0 ? std::to_string(size.bytesPerRank).c_str() : "",
+                   candidateLabel(collective).c_str(), seconds * 1e6, algbw,
+                   algbw * busbwFactor(program), wrongText.c_str(),
+                   i == 0 ? "  fastest" : "");
+    }
+    std::fflush(setup.out);
+    for (int64_t w : wrong)
+      totalWrong += w;
+  }
+  if (totalWrong)
+    return wrongTotal(totalWrong, "candidates, sizes");
   return Status::success();
 }
 

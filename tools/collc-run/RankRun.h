@@ -94,6 +94,19 @@ collrt::Status runRank(const RunSetup &setup, collrt::Communicator &comm,
                        ReportExchange &exchange,
                        std::vector<collrt::TraceEvent> *trace = nullptr);
 
+/// "ring k=8": a candidate of --tuning (its algorithm and chunks per part).
+std::string candidateLabel(const collrt::PlanCollective &collective);
+
+/// --tuning: every collective of setup.plan is a candidate schedule of the
+/// same collective. For each size, `rounds` rounds each run every candidate
+/// in turn (warm-up and timed iterations, --check if asked) through
+/// the same path as runRank; (*best)[size][candidate] is the best over the
+/// rounds of the slowest rank's mean time, the same on every rank. Rank 0
+/// prints each size's candidates, fastest first.
+collrt::Status tuneRank(const RunSetup &setup, int rounds,
+                        collrt::Communicator &comm, ReportExchange &exchange,
+                        std::vector<std::vector<double>> *best);
+
 } // namespace collcrun
 
 #endif

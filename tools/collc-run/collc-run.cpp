@@ -20,6 +20,7 @@
 #include "tools/collc-run/Options.h"
 #include "tools/collc-run/RankRun.h"
 #include "tools/collc-run/RunTrace.h"
+#include "tools/collc-run/Tune.h"
 
 #include <nlohmann/json.hpp>
 #include <unistd.h>
@@ -229,18 +230,36 @@ void printHeader(const Options &o, const collrt::Plan &plan,
                  const collrt::PlanCollective &collective,
                  const std::string &how) {
   const auto &program = collective.program;
-  std::printf("# collc-run: plan %s (written by %s for topology %s, world "
-              "%d)\n",
-              o.planPath.c_str(), plan.producer.c_str(), plan.topology.c_str(),
-              plan.worldSize);
-  std::printf("# collective %zu of %zu: %s at %s, algorithm %s, %zu group%s "
-              "of %d ranks, chunks per part %u\n",
-              o.collective, plan.collectives.size(),
-              collc::sched::collectiveName(program.collective),
-              collective.location.c_str(), program.algorithm.c_str(),
-              collective.groups.size(),
-              collective.groups.size() == 1 ? "" : "s", program.numRanks,
-              program.chunksPerPart);
+  bool tuning = !o.tunePath.empty();
+  if (tuning) {
+    std::printf(
+        "# collc-run --tuning: %zu candidate plan(s) (written by %s for "
+        "topology %s, world %d), collective %zu of each:\n",
+        plan.collectives.size(), plan.producer.c_str(), plan.topology.c_str(),
+        plan.worldSize, o.collective);
+    for (size_t c = 0; c < plan.collectives.size(); ++c)
+      std::printf("#   %s  %s\n", candidateLabel(plan.collectives[c]).c_str(),
+                  (c == 0 ? o.planPath : o.morePlans[c - 1]).c_str());
+    std::printf("# %s at %s, %zu group%s of %d ranks; best of %d round(s) "
+                "per size into %s\n",
+                collc::sched::collectiveName(program.collective),
+                collective.location.c_str(), collective.groups.size(),
+                collective.groups.size() == 1 ? "" : "s", program.numRanks,
+                o.tuneRounds, o.tunePath.c_str());
+  } else {
+    std::printf("# collc-run: plan %s (written by %s for topology %s, world "
+                "%d)\n",
+                o.planPath.c_str(), plan.producer.c_str(),
+                plan.topology.c_str(), plan.worldSize);
+    std::printf("# collective %zu of %zu: %s at %s, algorithm %s, %zu group%s "
+                "of %d ranks, chunks per part %u\n",
+                o.collective, plan.collectives.size(),
+                collc::sched::collectiveName(program.collective),
+                collective.location.c_str(), program.algorithm.c_str(),
+                collective.groups.size(),
+                collective.groups.size() == 1 ? "" : "s", program.numRanks,
+                program.chunksPerPart);
+  }
   std::printf("# dtype %s, op %s; %s\n", collrt::dataTypeName(collective.dtype),
               collrt::check::reduces(program.collective)
                   ? collrt::reduceOpName(collective.reduction)
@@ -264,7 +283,15 @@ void printHeader(const Options &o, const collrt::Plan &plan,
               formatBytes(int64_t(o.slotBytes)).c_str(),
               collective.connectionSlots, o.check ? "on" : "off",
               backend.c_str());
-  printTableHeader(stdout);
+  if (tuning) {
+    std::printf("#%11s  %-28s %11s %8s %8s %8s\n", "size", "candidate", "time",
+                "algbw", "busbw", "#wrong");
+    std::printf("#%11s  %-28s %11s %8s %8s %8s\n", "(B)", "", "(us)", "(GB/s)",
+                "(GB/s)", "");
+    std::fflush(stdout);
+  } else {
+    printTableHeader(stdout);
+  }
 }
 
 /// The trace's title: the plan and the collective's algorithm.
@@ -276,8 +303,8 @@ std::string traceTitle(const Options &o, const collrt::Plan &plan) {
 }
 
 int runThreads(const Options &o, const collrt::Plan &plan,
-               const RunSetup &setup) {
-  const auto &collective = plan.collectives[o.collective];
+               const RunSetup &setup, const TuneSetup *tune) {
+  const auto &collective = plan.collectives[setup.index];
   std::vector<int32_t> all;
   for (int32_t r = 0; r < o.ranks; ++r)
     all.push_back(r);
@@ -310,8 +337,8 @@ int runThreads(const Options &o, const collrt::Plan &plan,
   std::vector<std::thread> threads;
   for (int32_t r = 0; r < o.ranks; ++r)
     threads.emplace_back([&, r] {
-      Status result = runRank(setup, *comms[size_t(r)], *exchange,
-                              tracing ? &traces[size_t(r)] : nullptr);
+      Status result = runOrTune(setup, tune, *comms[size_t(r)], *exchange,
+                                tracing ? &traces[size_t(r)] : nullptr);
       // A rank that stops for a reason of its own (not a failed run, which
       // aborts by itself) stops the others' runs too.
       if (!result.ok() && result.code() != collrt::ErrorCode::CheckFailed)
@@ -480,8 +507,8 @@ int runGpu(const Options &o, const collrt::Plan &plan, const RunSetup &setup) {
 const char *lookupEnvironment(const char *name) { return std::getenv(name); }
 
 int runProcess(const Options &o, const collrt::Plan &plan,
-               const RunSetup &setup) {
-  const auto &collective = plan.collectives[o.collective];
+               const RunSetup &setup, const TuneSetup *tune) {
+  const auto &collective = plan.collectives[setup.index];
   collrt::LaunchInfo launch;
   Status s = collrt::detectLaunch(lookupEnvironment, &launch);
   if (!s.ok())
@@ -529,8 +556,8 @@ int runProcess(const Options &o, const collrt::Plan &plan,
                     std::to_string(communicator->channelThreads()) +
                     " on rank 0");
   std::vector<collrt::TraceEvent> trace;
-  s = runRank(setup, *communicator, *exchange,
-              o.tracePath.empty() ? nullptr : &trace);
+  s = runOrTune(setup, tune, *communicator, *exchange,
+                o.tracePath.empty() ? nullptr : &trace);
   if (s.ok() && !o.tracePath.empty()) {
     std::string path = rankTracePath(o.tracePath, communicator->rank());
     std::string error = writeRunTrace(trace, traceTitle(o, plan), path);
@@ -698,6 +725,29 @@ int main(int argc, char **argv) {
     return 0;
   }
   collrt::Plan plan;
+  if (!o.tunePath.empty()) {
+    // The candidates become one plan, candidate c its collective c.
+    TuneSetup tune;
+    Status s = combineCandidatePlans(o, &plan);
+    if (s.ok())
+      s = loadTuningTarget(o.tunePath, &tune.table);
+    if (!s.ok())
+      return fail(kExitBadInput, s.toString());
+    tune.processes = o.ranks == 0;
+    RunSetup setup;
+    setup.plan = &plan;
+    setup.index = 0;
+    setup.options = &o;
+    if (!chooseSizes(o, plan.collectives[0], &setup.sizes, &error))
+      return fail(kExitBadInput, error);
+    if (o.ranks > 0) {
+      s = collrt::checkPlanWorld(plan, o.ranks);
+      if (!s.ok())
+        return fail(kExitBadInput, s.toString());
+      return runThreads(o, plan, setup, &tune);
+    }
+    return runProcess(o, plan, setup, &tune);
+  }
   Status s = collrt::loadPlanFile(o.planPath, &plan);
   if (!s.ok())
     return fail(kExitBadInput, s.toString());
@@ -733,7 +783,7 @@ int main(int argc, char **argv) {
     s = collrt::checkPlanWorld(plan, o.ranks);
     if (!s.ok())
       return fail(kExitBadInput, s.toString());
-    return runThreads(o, plan, setup);
+    return runThreads(o, plan, setup, nullptr);
   }
-  return runProcess(o, plan, setup);
+  return runProcess(o, plan, setup, nullptr);
 }

@@ -8,6 +8,7 @@
 // exist yet are named as such on every run.
 //
 //===----------------------------------------------------------------------===//
+#include "collrt/Tuning.h"
 #include "compiler/Check/CheckLowered.h"
 #include "compiler/Pipeline/Pipeline.h"
 #include "compiler/Plan/PlanBuilder.h"
@@ -174,6 +175,15 @@ static cl::opt<unsigned> selectThreads(
              "host's cores, at most 8; 1: only the main thread). The answer "
              "never depends on it"),
     cl::value_desc("N"), cl::init(0), cl::cat(collcCategory));
+
+static cl::opt<std::string> tuningFile(
+    "tuning",
+    cl::desc("Choose by measurement where FILE has one: the fastest of the "
+             "candidate schedules collc-run --tuning measured for the same "
+             "collective, group size, element type and reduction at the "
+             "nearest size (within a factor of 2); elsewhere by simulation "
+             "(docs/tuning.md)"),
+    cl::value_desc("FILE"), cl::cat(collcCategory));
 
 static cl::list<std::string> algoFiles(
     "algo-file",
@@ -925,6 +935,16 @@ static int run() {
   compileOptions.recordTimelines = !traceFile.empty();
   compileOptions.select.prune = selectPrune;
   compileOptions.select.threads = selectThreads;
+  if (!tuningFile.empty()) {
+    auto table = std::make_shared<collrt::TuningTable>();
+    collrt::Status loaded = collrt::loadTuningFile(tuningFile, table.get());
+    if (!loaded.ok()) {
+      llvm::errs() << "collc: error: --tuning: " << loaded.message() << "\n";
+      return 1;
+    }
+    compileOptions.select.tuning = std::move(table);
+    compileOptions.select.tuningPath = tuningFile;
+  }
 
   if (generated && generated->sizes.range)
     return runSweep(context, *generated, *topology, topologyPath, library,

@@ -114,6 +114,68 @@ size_t Program::instructionCount() const {
   return count;
 }
 
+namespace {
+/// FNV-1a over 64-bit words (each fed byte by byte, little end first).
+class Fnv {
+public:
+  void add(uint64_t word) {
+    for (int b = 0; b < 8; ++b) {
+      hash ^= (word >> (8 * b)) & 0xff;
+      hash *= 0x100000001b3ull;
+    }
+  }
+  void addRange(const ChunkRange &r) {
+    add(static_cast<uint64_t>(r.buffer));
+    add(r.index);
+    add(r.count);
+  }
+  uint64_t value() const { return hash; }
+
+private:
+  uint64_t hash = 0xcbf29ce484222325ull;
+};
+} // namespace
+
+uint64_t fingerprint(const Program &program) {
+  Fnv f;
+  f.add(static_cast<uint64_t>(program.collective));
+  f.add(static_cast<uint64_t>(int64_t(program.numRanks)));
+  f.add(static_cast<uint64_t>(int64_t(program.root)));
+  f.add(static_cast<uint64_t>(int64_t(program.peer)));
+  f.add(program.sendTo.size());
+  for (int32_t t : program.sendTo)
+    f.add(static_cast<uint64_t>(int64_t(t)));
+  f.add(program.chunksPerPart);
+  f.add(program.buffers.inputChunks);
+  f.add(program.buffers.outputChunks);
+  f.add(program.buffers.scratchChunks);
+  f.add(program.sendCounts.size());
+  for (int64_t c : program.sendCounts)
+    f.add(static_cast<uint64_t>(c));
+  f.add(program.ranks.size());
+  for (const RankProgram &rank : program.ranks) {
+    f.add(rank.channels.size());
+    for (const ChannelProgram &channel : rank.channels) {
+      f.add(channel.instructions.size());
+      for (const Instruction &in : channel.instructions) {
+        f.add(static_cast<uint64_t>(in.opcode));
+        f.add(static_cast<uint64_t>(int64_t(in.sendPeer)));
+        f.add(static_cast<uint64_t>(int64_t(in.recvPeer)));
+        f.addRange(in.src);
+        f.addRange(in.dst);
+        f.add(static_cast<uint64_t>(int64_t(in.step)));
+        f.add(in.depCount);
+        for (uint32_t d = 0; d < in.depCount; ++d) {
+          const Dependency &dep = rank.dependencies[in.depBegin + d];
+          f.add(dep.channel);
+          f.add(dep.instruction);
+        }
+      }
+    }
+  }
+  return f.value();
+}
+
 int64_t chunkElements(int64_t totalElements, uint32_t chunks, uint32_t index) {
   if (chunks == 0)
     return 0;

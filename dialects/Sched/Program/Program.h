@@ -220,6 +220,15 @@ struct Program {
   int32_t sendTarget(int32_t rank) const;
 };
 
+/// A 64-bit digest of everything a program does: collective, ranks, root,
+/// peer, sendTo, chunks per part, buffer shapes, send counts and every
+/// instruction (opcode, peers, ranges, step, dependencies) of every channel,
+/// but not the algorithm's name. Two programs with the same fingerprint run
+/// the same instructions (up to a collision of FNV-1a). Measurements of a
+/// plan (collc-run --tune) carry it, so that collc applies them only to the
+/// very schedule that was measured.
+uint64_t fingerprint(const Program &program);
+
 /// The number of elements in chunk `index` of a buffer of `totalElements`
 /// elements cut into `chunks` chunks: sizes differ by at most one and the
 /// first (totalElements % chunks) chunks carry the remainder, so nothing is

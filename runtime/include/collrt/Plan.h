@@ -111,6 +111,12 @@ Status loadPlanFile(const std::string &path, Plan *plan);
 /// so that a failure never leaves a half-written plan.
 Status savePlanFile(const std::string &path, const Plan &plan);
 
+/// Writes `text` to `path` atomically: into a fresh temporary file next to
+/// it, renamed into place only when the whole text is written (savePlanFile,
+/// the tuning file of collrt/Tuning.h). On failure nothing is left behind
+/// and `path` is untouched.
+Status writeFileAtomically(const std::string &path, const std::string &text);
+
 /// PlanMismatch when the plan cannot run on a world of `worldSize` ranks:
 /// a plan runs only on a world of exactly plan.worldSize ranks.
 Status checkPlanWorld(const Plan &plan, int32_t worldSize);
