@@ -101,12 +101,34 @@ void prepareBuffers(const RunLayout &layout, const RunRequest &request,
 Status runCollective(Transport &transport, ExecutorState &state,
                      const RunRequest &request) {
   const PlanCollective &collective = *request.collective;
-  RunLayout layout;
-  if (Status s = buildRunLayout(collective, request.index, transport.rank(),
-                                transport.worldSize(), request.count,
-                                request.slotBytes, &layout, request.sendCounts);
-      !s.ok())
-    return s;
+  ExecutorState::LayoutCache &cache = state.layoutCache;
+  int32_t n = collective.program.numRanks;
+  size_t countEntries = request.sendCounts && n > 0 ? size_t(n) * size_t(n) : 0;
+  bool same = cache.valid && cache.collective == request.collective &&
+              cache.index == request.index && cache.count == request.count &&
+              cache.slotBytes == request.slotBytes &&
+              cache.hasCounts == (request.sendCounts != nullptr) &&
+              cache.sendCounts.size() == countEntries &&
+              std::equal(cache.sendCounts.begin(), cache.sendCounts.end(),
+                         request.sendCounts);
+  if (!same) {
+    cache.valid = false;
+    cache.sendCounts.assign(request.sendCounts,
+                            request.sendCounts + countEntries);
+    if (Status s = buildRunLayout(
+            collective, request.index, transport.rank(), transport.worldSize(),
+            request.count, request.slotBytes, &cache.layout,
+            request.sendCounts ? cache.sendCounts.data() : nullptr);
+        !s.ok())
+      return s;
+    cache.collective = request.collective;
+    cache.index = request.index;
+    cache.count = request.count;
+    cache.slotBytes = request.slotBytes;
+    cache.hasCounts = request.sendCounts != nullptr;
+    cache.valid = true;
+  }
+  const RunLayout &layout = cache.layout;
   bool member = layout.groupRank >= 0;
   if (member)
     if (Status s = checkArguments(layout, collective, request); !s.ok())

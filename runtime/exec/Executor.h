@@ -21,6 +21,7 @@
 #include "collrt/collrt.h"
 #include "runtime/exec/ChannelPool.h"
 #include "runtime/exec/Fibers.h"
+#include "runtime/exec/RunLayout.h"
 
 #include <cstdint>
 #include <vector>
@@ -48,6 +49,21 @@ struct ExecutorState {
   std::vector<FiberStacks> stacks;
   /// With RunRequest::trace: the last run's events, per channel.
   std::vector<std::vector<TraceEvent>> trace;
+  /// The last run's layout, kept while runs repeat the same plan entry (the
+  /// same PlanCollective object), count, slot size and send counts: the
+  /// program is checked and laid out once, not on every run (a plan must
+  /// not change while runs use it; docs/runtime.md).
+  struct LayoutCache {
+    bool valid = false;
+    const PlanCollective *collective = nullptr;
+    size_t index = 0;
+    int64_t count = 0;
+    size_t slotBytes = 0;
+    bool hasCounts = false;
+    /// A copy of the run's send counts, which `layout` points into.
+    std::vector<int64_t> sendCounts;
+    RunLayout layout;
+  } layoutCache;
 };
 
 struct RunRequest {

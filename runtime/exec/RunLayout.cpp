@@ -88,21 +88,28 @@ private:
 
   Status checkInstruction(const RankProgram &rank, int32_t r, uint32_t c,
                           uint32_t i, const Instruction &in) const {
-    std::string where = "program rank " + std::to_string(r) + " channel " +
-                        std::to_string(c) + " instruction " + std::to_string(i);
+    // The instruction's name is built only for an error: this check runs
+    // on every run, over every rank's streams.
+    auto where = [&] {
+      std::string w = "program rank " + std::to_string(r) + " channel " +
+                      std::to_string(c) + " instruction " + std::to_string(i);
+      if (uint8_t(in.opcode) <= uint8_t(Opcode::RecvReduceCopySend))
+        w += std::string(" (") + collc::sched::opcodeName(in.opcode) + ")";
+      return w;
+    };
     if (uint8_t(in.opcode) > uint8_t(Opcode::RecvReduceCopySend))
-      return fail(where + " has an unknown opcode (" +
+      return fail(where() + " has an unknown opcode (" +
                   std::to_string(int(in.opcode)) + ")");
-    where += std::string(" (") + collc::sched::opcodeName(in.opcode) + ")";
     int32_t n = program_.numRanks;
     if (collc::sched::opcodeSends(in.opcode) &&
         (in.sendPeer < 0 || in.sendPeer >= n))
-      return fail(where + " sends to rank " + std::to_string(in.sendPeer) +
+      return fail(where() + " sends to rank " + std::to_string(in.sendPeer) +
                   ", outside the " + std::to_string(n) + " ranks");
     if (collc::sched::opcodeReceives(in.opcode) &&
         (in.recvPeer < 0 || in.recvPeer >= n))
-      return fail(where + " receives from rank " + std::to_string(in.recvPeer) +
-                  ", outside the " + std::to_string(n) + " ranks");
+      return fail(where() + " receives from rank " +
+                  std::to_string(in.recvPeer) + ", outside the " +
+                  std::to_string(n) + " ranks");
     if (collc::sched::opcodeReadsSrc(in.opcode))
       if (Status s = checkRange(where, "src", in.src); !s.ok())
         return s;
@@ -110,11 +117,12 @@ private:
       if (Status s = checkRange(where, "dst", in.dst); !s.ok())
         return s;
     if (std::string rule = collc::sched::checkRangeCounts(in); !rule.empty())
-      return fail(where + " has src " + describeRange(in.src) + " and dst " +
+      return fail(where() + " has src " + describeRange(in.src) + " and dst " +
                   describeRange(in.dst) + ": " + rule);
     if (uint64_t(in.depBegin) + in.depCount > rank.dependencies.size())
-      return fail(where + " has dependencies [" + std::to_string(in.depBegin) +
-                  ", " + std::to_string(uint64_t(in.depBegin) + in.depCount) +
+      return fail(where() + " has dependencies [" +
+                  std::to_string(in.depBegin) + ", " +
+                  std::to_string(uint64_t(in.depBegin) + in.depCount) +
                   ") outside the rank's " +
                   std::to_string(rank.dependencies.size()) + " dependencies");
     for (uint32_t d = 0; d < in.depCount; ++d) {
@@ -122,7 +130,7 @@ private:
           rank.dependencies[size_t(in.depBegin) + d];
       if (dep.channel == c || dep.channel >= rank.channels.size() ||
           dep.instruction >= rank.channels[dep.channel].instructions.size())
-        return fail(where + " depends on channel " +
+        return fail(where() + " depends on channel " +
                     std::to_string(dep.channel) + " instruction " +
                     std::to_string(dep.instruction) +
                     ", which is not an instruction of another channel of "
@@ -131,14 +139,15 @@ private:
     return Status::success();
   }
 
-  Status checkRange(const std::string &where, const char *field,
+  template <typename Where>
+  Status checkRange(const Where &where, const char *field,
                     const ChunkRange &range) const {
     if (uint8_t(range.buffer) > uint8_t(Buffer::Scratch))
-      return fail(where + " " + field + " names an unknown buffer (" +
+      return fail(where() + " " + field + " names an unknown buffer (" +
                   std::to_string(int(range.buffer)) + ")");
     uint32_t chunks = program_.buffers.chunks(range.buffer);
     if (uint64_t(range.index) + range.count > chunks)
-      return fail(where + " " + field + " " + describeRange(range) +
+      return fail(where() + " " + field + " " + describeRange(range) +
                   " is outside the " + collc::sched::bufferName(range.buffer) +
                   " buffer's " + std::to_string(chunks) + " chunks");
     return Status::success();
@@ -251,22 +260,24 @@ Status buildRunLayout(const PlanCollective &collective, size_t index,
   std::vector<bool> seen(size_t(std::max(worldSize, 0)), false);
   for (size_t g = 0; g < collective.groups.size(); ++g) {
     const std::vector<int32_t> &group = collective.groups[g];
-    std::string where = layout.collectiveName + ": group " + std::to_string(g);
+    auto where = [&] {
+      return layout.collectiveName + ": group " + std::to_string(g);
+    };
     if (group.size() != size_t(program.numRanks))
       return Status(ErrorCode::PlanMismatch,
-                    where + " has " + std::to_string(group.size()) +
+                    where() + " has " + std::to_string(group.size()) +
                         " ranks but the schedule is for " +
                         std::to_string(program.numRanks));
     for (size_t r = 0; r < group.size(); ++r) {
       int32_t world = group[r];
       if (world < 0 || world >= worldSize)
         return Status(ErrorCode::PlanMismatch,
-                      where + " names world rank " + std::to_string(world) +
+                      where() + " names world rank " + std::to_string(world) +
                           ", outside this world of " +
                           std::to_string(worldSize) + " ranks");
       if (seen[size_t(world)])
         return Status(ErrorCode::PlanMismatch,
-                      where + " names world rank " + std::to_string(world) +
+                      where() + " names world rank " + std::to_string(world) +
                           ", which is already in a group of the collective");
       seen[size_t(world)] = true;
       if (world == worldRank) {

@@ -153,8 +153,7 @@ private:
     if (!text(value, path, "collective", &name))
       return false;
     if (!parseCollective(name, &entry->collective))
-      return fail(path + ".collective",
-                  "unknown collective \"" + name + "\"");
+      return fail(path + ".collective", "unknown collective \"" + name + "\"");
     if (entry->collective == sched::Collective::AllToAllV)
       return fail(path + ".collective",
                   "all_to_all_v is not tuned: its time depends on the send "
@@ -208,8 +207,8 @@ private:
         if (other.fingerprint == c.fingerprint)
           return fail(at + ".fingerprint",
                       "the same program as an earlier candidate (" +
-                          other.algorithm + " k=" +
-                          std::to_string(other.chunksPerPart) + ")");
+                          other.algorithm +
+                          " k=" + std::to_string(other.chunksPerPart) + ")");
       entry->candidates.push_back(std::move(c));
     }
     return true;
@@ -235,10 +234,9 @@ private:
       return false;
     char *end = nullptr;
     errno = 0;
-    unsigned long long fp =
-        hex.size() == 18 && hex[0] == '0' && hex[1] == 'x'
-            ? std::strtoull(hex.c_str() + 2, &end, 16)
-            : 0;
+    unsigned long long fp = hex.size() == 18 && hex[0] == '0' && hex[1] == 'x'
+                                ? std::strtoull(hex.c_str() + 2, &end, 16)
+                                : 0;
     if (hex.size() != 18 || hex[0] != '0' || hex[1] != 'x' || errno ||
         end != hex.c_str() + hex.size())
       return fail(path + ".fingerprint",
@@ -301,12 +299,12 @@ Status tuningFromJson(const std::string &text, const std::string &sourceName,
 
 std::string tuningToJson(const TuningTable &table) {
   std::ostringstream out;
-  out << "{\n  \"format\": \"collc-tuning\",\n  \"version\": "
-      << kTuningVersion << ",\n  \"entries\": [";
+  out << "{\n  \"format\": \"collc-tuning\",\n  \"version\": " << kTuningVersion
+      << ",\n  \"entries\": [";
   for (size_t i = 0; i < table.entries.size(); ++i) {
     const TuningEntry &e = table.entries[i];
-    out << (i ? ",\n" : "\n") << "    {\"collective\": "
-        << quote(sched::collectiveName(e.collective))
+    out << (i ? ",\n" : "\n")
+        << "    {\"collective\": " << quote(sched::collectiveName(e.collective))
         << ", \"ranks\": " << e.ranks
         << ", \"dtype\": " << quote(dataTypeName(e.dtype))
         << ", \"reduction\": " << quote(reduceOpName(e.reduction))
@@ -321,8 +319,9 @@ std::string tuningToJson(const TuningTable &table) {
       const TuningCandidate &k = e.candidates[c];
       char seconds[40];
       std::snprintf(seconds, sizeof seconds, "%.9g", k.seconds);
-      out << (c ? ",\n" : "\n") << "       {\"algorithm\": "
-          << quote(k.algorithm) << ", \"chunks_per_part\": " << k.chunksPerPart
+      out << (c ? ",\n" : "\n")
+          << "       {\"algorithm\": " << quote(k.algorithm)
+          << ", \"chunks_per_part\": " << k.chunksPerPart
           << ", \"fingerprint\": \"" << fingerprintText(k.fingerprint)
           << "\", \"seconds\": " << seconds << "}";
     }
@@ -363,9 +362,10 @@ void addTuningEntry(TuningTable &table, TuningEntry entry) {
   entries.insert(at, std::move(entry));
 }
 
-std::vector<const TuningEntry *>
-tuningEntriesFor(const TuningTable &table, sched::Collective collective,
-                 int32_t ranks, DataType dtype, ReduceOp reduction) {
+std::vector<const TuningEntry *> tuningEntriesFor(const TuningTable &table,
+                                                  sched::Collective collective,
+                                                  int32_t ranks, DataType dtype,
+                                                  ReduceOp reduction) {
   std::vector<const TuningEntry *> found;
   for (const TuningEntry &e : table.entries)
     if (e.collective == collective && e.ranks == ranks && e.dtype == dtype &&

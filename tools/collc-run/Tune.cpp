@@ -77,7 +77,8 @@ Status combineCandidatePlans(const Options &o, collrt::Plan *combined) {
       else if (p.collective != q.collective)
         differs = std::string("it runs ") +
                   collc::sched::collectiveName(p.collective) + ", " +
-                  paths.front() + " " + collc::sched::collectiveName(q.collective);
+                  paths.front() + " " +
+                  collc::sched::collectiveName(q.collective);
       else if (c.groups != first.groups)
         differs = "its groups differ from " + paths.front() + "'s";
       else if (c.dtype != first.dtype)
@@ -90,8 +91,8 @@ Status combineCandidatePlans(const Options &o, collrt::Plan *combined) {
                   collrt::reduceOpName(c.reduction) + ", " + paths.front() +
                   "'s " + collrt::reduceOpName(first.reduction);
       else if (p.root != q.root || p.peer != q.peer || p.sendTo != q.sendTo)
-        differs = "its root or send/recv pairs differ from " + paths.front() +
-                  "'s";
+        differs =
+            "its root or send/recv pairs differ from " + paths.front() + "'s";
       if (!differs.empty())
         return badPlan(path, "not a candidate for the same collective as " +
                                  paths.front() + ": " + differs);
@@ -155,11 +156,11 @@ Status runOrTune(const RunSetup &setup, const TuneSetup *tune,
                                   collc::sched::fingerprint(p),
                                   std::max(best[z][c], 1e-12)});
     }
-    std::stable_sort(entry.candidates.begin(), entry.candidates.end(),
-                     [](const collrt::TuningCandidate &a,
-                        const collrt::TuningCandidate &b) {
-                       return a.seconds < b.seconds;
-                     });
+    std::stable_sort(
+        entry.candidates.begin(), entry.candidates.end(),
+        [](const collrt::TuningCandidate &a, const collrt::TuningCandidate &b) {
+          return a.seconds < b.seconds;
+        });
     collrt::addTuningEntry(table, std::move(entry));
   }
   s = collrt::saveTuningFile(o.tunePath, table);

@@ -91,8 +91,9 @@ tuningEntriesFor(const TuningTable &table, collc::sched::Collective collective,
 /// `bytesPerRank` lies more than a factor of 2 outside the measured range:
 /// a measurement is applied to sizes between half its smallest size and
 /// twice its largest.
-const TuningEntry *nearestTuningEntry(
-    const std::vector<const TuningEntry *> &entries, int64_t bytesPerRank);
+const TuningEntry *
+nearestTuningEntry(const std::vector<const TuningEntry *> &entries,
+                   int64_t bytesPerRank);
 
 /// "0x0123456789abcdef", the form of fingerprints in the file.
 std::string fingerprintText(uint64_t fingerprint);

@@ -39,7 +39,8 @@ TEST(TuningTest, RoundTripKeepsEveryField) {
   TuningTable table;
   addTuningEntry(table, entry(Collective::AllReduce, 4, 1 << 20,
                               {{"ring", 1e-3}, {"recursive_doubling", 2e-3}}));
-  addTuningEntry(table, entry(Collective::AllGather, 8, 4096, {{"direct", 5e-6}}));
+  addTuningEntry(table,
+                 entry(Collective::AllGather, 8, 4096, {{"direct", 5e-6}}));
   TuningTable back;
   Status s = tuningFromJson(tuningToJson(table), "t.json", &back);
   ASSERT_TRUE(s.ok()) << s.message();
@@ -63,7 +64,8 @@ TEST(TuningTest, RoundTripKeepsEveryField) {
 
 TEST(TuningTest, AddReplacesTheSameKeyAndKeepsOrder) {
   TuningTable table;
-  addTuningEntry(table, entry(Collective::AllReduce, 4, 1 << 20, {{"ring", 1}}));
+  addTuningEntry(table,
+                 entry(Collective::AllReduce, 4, 1 << 20, {{"ring", 1}}));
   addTuningEntry(table, entry(Collective::AllReduce, 4, 4096, {{"ring", 1}}));
   addTuningEntry(table, entry(Collective::AllReduce, 2, 4096, {{"ring", 1}}));
   addTuningEntry(table,
@@ -112,7 +114,7 @@ TEST(TuningTest, NearestSizeWithinAFactorOfTwo) {
   EXPECT_EQ(at(2047), -1);
   EXPECT_EQ(at(2 << 20), 1 << 20);
   EXPECT_EQ(at((2 << 20) + 1), -1);
-  EXPECT_EQ(at(16384), 4096);   // 4x from both: the smaller
+  EXPECT_EQ(at(16384), 4096); // 4x from both: the smaller
   EXPECT_EQ(at(16385), 65536);
   EXPECT_EQ(at(200000), 65536);
   EXPECT_EQ(at(300000), 1 << 20);
@@ -134,15 +136,17 @@ TEST(TuningTest, RejectsWithThePathAndTheRule) {
   EXPECT_NE(parseError("{").find("t.json: not JSON: parse error at line 1"),
             std::string::npos)
       << parseError("{");
-  EXPECT_EQ(parseError("[]"), "t.json: (the document): a tuning file is a JSON object");
+  EXPECT_EQ(parseError("[]"),
+            "t.json: (the document): a tuning file is a JSON object");
   EXPECT_EQ(parseError(edit("collc-tuning", "collc-plan")),
             "t.json: format: must be \"collc-tuning\"");
   EXPECT_EQ(parseError(edit("\"version\": 1", "\"version\": 2")),
             "t.json: version: must be 1 (the version this collc reads)");
   EXPECT_EQ(parseError(edit("\"version\": 1", "\"version\": 1, \"x\": 1")),
             "t.json: x: unknown key");
-  EXPECT_EQ(parseError(edit("all_reduce", "all_reduced")),
-            "t.json: entries[0].collective: unknown collective \"all_reduced\"");
+  EXPECT_EQ(
+      parseError(edit("all_reduce", "all_reduced")),
+      "t.json: entries[0].collective: unknown collective \"all_reduced\"");
   EXPECT_NE(parseError(edit("all_reduce", "all_to_all_v"))
                 .find("entries[0].collective: all_to_all_v is not tuned"),
             std::string::npos);
@@ -171,8 +175,9 @@ TEST(TuningTest, RejectsWithThePathAndTheRule) {
             "as an earlier candidate (ring k=4)");
   EXPECT_EQ(parseError(edit("\"algorithm\": \"ring\"", "\"algorithm\": \"\"")),
             "t.json: entries[0].candidates[0].algorithm: must not be empty");
-  EXPECT_EQ(parseError(edit("\"candidates\": [", "\"candidates\": [], \"c\": [")),
-            "t.json: entries[0].c: unknown key");
+  EXPECT_EQ(
+      parseError(edit("\"candidates\": [", "\"candidates\": [], \"c\": [")),
+      "t.json: entries[0].c: unknown key");
   // The same measurement twice.
   TuningTable twice = table;
   twice.entries.push_back(table.entries[0]);
