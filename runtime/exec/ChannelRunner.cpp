@@ -307,6 +307,20 @@ Status ChannelRunner::receive(const Instruction &in, uint64_t tile,
     return Status(ErrorCode::TransportError,
                   got() + " is shorter than a message header");
   uint64_t sentTile = readWord(at), sentChunks = readWord(at + 8);
+  uint32_t sentAgreement = uint32_t(sentChunks >> 32);
+  sentChunks &= 0xffffffffu;
+  if (sentAgreement != layout_.agreement)
+    return Status(
+        ErrorCode::PlanMismatch,
+        got() + " was sent by a run with other sizes than this rank's: " +
+            (state_.program.collective == collc::sched::Collective::AllToAllV
+                 ? std::string("every rank of an all_to_all_v must pass the "
+                               "same N x N send counts")
+                 : "every rank must pass the same count (this rank: " +
+                       std::to_string(layout_.bufferElements(Buffer::Input)) +
+                       " elements)") +
+            " (size digests " + std::to_string(sentAgreement) + " and " +
+            std::to_string(layout_.agreement) + ")");
   if (sentTile != tile)
     return Status(ErrorCode::PlanMismatch,
                   got() + " belongs to tile " + std::to_string(sentTile) +
@@ -360,7 +374,9 @@ size_t ChannelRunner::messageBytes() const {
 
 char *ChannelRunner::writeHeader(uint64_t tile, const ChunkRange &range) {
   char *at = reinterpret_cast<char *>(staging_.data());
-  uint64_t words[2] = {tile, range.count};
+  // The chunk-count word carries the run's size digest in its upper half.
+  uint64_t words[2] = {tile, uint64_t(range.count) |
+                                 (uint64_t(layout_.agreement) << 32)};
   std::memcpy(at, words, sizeof words);
   for (uint32_t j = 0; j < range.count; ++j) {
     uint64_t count = uint64_t(counts_[j]);

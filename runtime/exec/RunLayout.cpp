@@ -315,6 +315,18 @@ Status buildRunLayout(const PlanCollective &collective, size_t index,
     }
   }
   layout.fingerprint = fingerprint.hash;
+  {
+    Fingerprint agreement;
+    agreement.add(fingerprint.hash);
+    if (program.collective != Collective::AllToAllV) {
+      agreement.add(uint64_t(count));
+    } else if (counts) {
+      size_t n = size_t(program.numRanks);
+      for (size_t i = 0; i < n * n; ++i)
+        agreement.add(uint64_t(counts[i]));
+    }
+    layout.agreement = uint32_t(agreement.hash ^ (agreement.hash >> 32)) | 1u;
+  }
   layout.spec.slots = collective.connectionSlots;
   layout.spec.slotBytes = slotBytes;
   if (layout.groupRank < 0)

@@ -153,9 +153,9 @@ TEST(FailureTest, RanksWithDifferentCounts) {
   std::vector<Status> statuses = runWorld(comms, plan, 12, buffers, {12, 10});
   EXPECT_EQ(statuses[1].code(), ErrorCode::PlanMismatch);
   EXPECT_THAT(statuses[1].message(),
-              HasSubstr("the message has 12 elements for output[0] in this "
-                        "tile, which takes 10 (the chunk has 10 elements; do "
-                        "all ranks pass the same count?)"));
+              HasSubstr("was sent by a run with other sizes than this "
+                        "rank's: every rank must pass the same count (this "
+                        "rank: 10 elements)"));
 }
 
 TEST(FailureTest, AbortStopsThePeers) {

@@ -15,13 +15,16 @@
 #include "runtime/check/SendCounts.h"
 #include "runtime/check/TestData.h"
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <thread>
 
 namespace collrt {
 namespace {
 
+using ::testing::HasSubstr;
 using testing::loadTestPlan;
 
 /// Runs collective 0 of `plan` on every rank of `comms` with `counts` (or
@@ -122,6 +125,45 @@ TEST(RuntimeCountsTest, CountsChangeFromRunToRun) {
       }
     }
   }
+}
+
+// Every rank must pass the same matrix: a rank given another one fails at
+// its first message from a peer with the other matrix, saying so, and no
+// rank waits for its deadline. Here rank 3's matrix differs from the
+// others' in entries that do not even change its own row.
+TEST(RuntimeCountsTest, RanksWithDifferentMatricesFailAtTheFirstMessage) {
+  Plan plan = loadTestPlan("direct-all_to_all_v-runtime-4.plan.json");
+  auto comms = world(plan.worldSize);
+  const PlanCollective &c = plan.collectives[0];
+  std::vector<int64_t> same(16, 3), other = same;
+  other[1] = 4; // rank 0 -> 1: rank 3 takes no part in it
+  std::vector<Status> statuses(4);
+  std::vector<std::thread> threads;
+  auto start = std::chrono::steady_clock::now();
+  for (int32_t w = 0; w < 4; ++w)
+    threads.emplace_back([&, w] {
+      const std::vector<int64_t> &m = w == 3 ? other : same;
+      int64_t in = check::referenceInputElements(c.program, w, 0, m.data());
+      std::vector<uint8_t> input(size_t(in) * 4 + 4), output(1 << 12);
+      statuses[size_t(w)] =
+          comms[size_t(w)]->run(plan, 0, input.data(), output.data(), in,
+                                c.dtype, c.reduction, m.data());
+    });
+  for (std::thread &t : threads)
+    t.join();
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(10));
+  size_t saying = 0;
+  for (const Status &s : statuses) {
+    EXPECT_FALSE(s.ok());
+    if (s.code() == ErrorCode::PlanMismatch) {
+      EXPECT_THAT(s.message(),
+                  HasSubstr("was sent by a run with other sizes than this "
+                            "rank's: every rank of an all_to_all_v must pass "
+                            "the same N x N send counts"));
+      ++saying;
+    }
+  }
+  EXPECT_GE(saying, 1u);
 }
 
 /// World rank `rank` of a fresh world runs `plan` alone with `counts` and
