@@ -48,7 +48,7 @@ TUNE_ROUNDS=${TUNE_ROUNDS:-2}
 CANDIDATES_all_reduce=${CANDIDATES_all_reduce:-"ring:1 ring:2 one_shot:1 two_shot:1 two_shot:2 recursive_doubling:1 rabenseifner:1 double_binary_tree:1 double_binary_tree:4"}
 CANDIDATES_all_gather=${CANDIDATES_all_gather:-"direct:1 ring:1 ring:2 bruck:1 recursive_doubling:1"}
 CANDIDATES_reduce_scatter=${CANDIDATES_reduce_scatter:-"direct:1 ring:1 ring:2 bruck:1 recursive_halving:1"}
-CANDIDATES_all_to_all=${CANDIDATES_all_to_all:-"direct:1 direct:2 bruck:1"}
+CANDIDATES_all_to_all=${CANDIDATES_all_to_all:-"direct:1 direct:2 pairwise:1 pairwise:2 bruck:1"}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 mpirun=(mpirun --allow-run-as-root --oversubscribe --bind-to none)

@@ -555,8 +555,9 @@ bool Selector::applyTuning(
   if (!algorithm) {
     lowered.op->emitError(path)
         << ": " << measuredAs << ", is not an algorithm collc can run this "
-        << name << " with (none of its applicable algorithms has that name); "
-        << "tune with plans of this collc, or drop --tuning";
+        << name << " with (none of its applicable algorithms has that name; "
+        << "a researcher's algorithm needs its --algo-file); tune with plans "
+        << "of this collc, or drop --tuning";
     userFailure = true;
     return false;
   }

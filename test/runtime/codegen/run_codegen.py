@@ -37,7 +37,7 @@ REDUCING = {"all_reduce", "reduce_scatter", "reduce"}
 # (name, file, collective, algorithm, chunks).
 EXTRAS = {
     "1x2": [("explicit", "test/Lowering/SchedToCUDA/Inputs/explicit_all_to_all.mlir",
-             "all_to_all", "pairwise", 2)],
+             "all_to_all", "two_rank_pairwise", 2)],
     "1x3": [("guarded", "test/Lowering/SchedToCUDA/Inputs/guarded_all_gather.mlir",
              "all_gather", "guarded", 2)],
 }

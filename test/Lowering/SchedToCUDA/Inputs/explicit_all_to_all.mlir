@@ -3,7 +3,7 @@
 // per part, rank 1 sending its chunks to rank 0 one at a time in a loop.
 // --emit=cuda turns the ranks into a switch on the rank.
 sched.schedule @pairwise_all_to_all collective = all_to_all
-    algorithm = "pairwise" group_size = 2 chunks_per_part = 2 {
+    algorithm = "two_rank_pairwise" group_size = 2 chunks_per_part = 2 {
   sched.rank 0 {
     sched.channel 0 {
       sched.copy src = input[0] dst = output[0] count = 2

@@ -31,7 +31,7 @@ mkdir -p "$out"
   -o "$out/hierarchical-all_reduce-2x4.cu"
 # An explicit schedule (sched.rank): a switch on the rank.
 "$collc" --collective all_to_all --bytes 64 --topo "$topo/1x2.json" \
-  --algo-file "$here/explicit_all_to_all.mlir" --algo pairwise --chunks 2 \
+  --algo-file "$here/explicit_all_to_all.mlir" --algo two_rank_pairwise --chunks 2 \
   --emit=cuda -o "$out/pairwise-all_to_all-1x2.cu"
 # A loop whose increment could leave int64: it tests before it steps.
 "$collc" --collective all_gather --bytes 1KiB --topo "$topo/1x3.json" \
