@@ -71,6 +71,28 @@ iterations() { # fewer iterations for large sizes: "ITERS WARMUP"
 free_port() {
   python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
 }
+# run_collc OUT WHAT LIMIT N ARGS...: N processes of collc-run ARGS under
+# mpirun (rendezvous at 127.0.0.1), output in OUT, at most LIMIT seconds;
+# exits the script naming WHAT if it fails. A port found free can be taken
+# before rank 0 binds it: then the run fails saying so, and is tried again
+# on another port (3 tries).
+run_collc() {
+  local out=$1 what=$2 limit=$3 n=$4 try port
+  shift 4
+  for try in 1 2 3; do
+    port=$(free_port)
+    if timeout "$limit" "${mpirun[@]}" -np "$n" -x MASTER_ADDR=127.0.0.1 \
+        -x MASTER_PORT="$port" "$run" "$@" >"$out" 2>&1; then
+      return 0
+    fi
+    if [ "$try" -lt 3 ] && grep -q "Address already in use" "$out"; then
+      continue
+    fi
+    echo "run.sh: collc-run failed for $what:" >&2
+    cat "$out" >&2
+    exit 1
+  done
+}
 best() { # the larger of two busbw figures
   awk -v a="$1" -v b="$2" 'BEGIN { print (b + 0 > a + 0) ? b : a }'
 }
@@ -101,22 +123,10 @@ if [ "$TUNE" = 1 ]; then
           echo "# tuning: $c on $n: candidate $a x$k left out: $(grep -m1 error "$work/collc-err.txt")"
         fi
       done
-      for try in 1 2 3; do
-        port=$(free_port)
-        if timeout 1800 "${mpirun[@]}" -np "$n" -x MASTER_ADDR=127.0.0.1 \
-            -x MASTER_PORT="$port" "$run" "${plans[@]}" --transport shm \
-            --tuning "$tuning" --tuning-rounds "$TUNE_ROUNDS" \
-            --bytes "$min_size:$max_size" --iters 5 --warmup 1 \
-            >"$work/tune.txt" 2>&1; then
-          break
-        fi
-        if [ "$try" -lt 3 ] && grep -q "Address already in use" "$work/tune.txt"; then
-          continue
-        fi
-        echo "run.sh: collc-run --tuning failed for $c, $n processes:" >&2
-        cat "$work/tune.txt" >&2
-        exit 1
-      done
+      run_collc "$work/tune.txt" "--tuning of $c, $n processes" 1800 "$n" \
+        "${plans[@]}" --transport shm --tuning "$tuning" \
+        --tuning-rounds "$TUNE_ROUNDS" --bytes "$min_size:$max_size" \
+        --iters 5 --warmup 1
       echo "# tuning: $c on $n processes: ${#plans[@]} candidates measured ($(date -u +%H:%MZ))"
     done
   done
@@ -147,22 +157,8 @@ for n in $PROCS; do
       cb=0
       mb=0
       for ((rep = 0; rep < REPEAT; rep++)); do
-        # A port found free can be taken before rank 0 binds it: then the
-        # run fails saying so, and is tried again on another port (3 tries).
-        for try in 1 2 3; do
-          port=$(free_port)
-          if timeout 600 "${mpirun[@]}" -np "$n" -x MASTER_ADDR=127.0.0.1 \
-              -x MASTER_PORT="$port" "$run" "$plan" --transport shm \
-              --iters "$iters" --warmup "$warmup" >"$work/collc.txt" 2>&1; then
-            break
-          fi
-          if [ "$try" -lt 3 ] && grep -q "Address already in use" "$work/collc.txt"; then
-            continue
-          fi
-          echo "run.sh: collc-run failed for $c, $n processes, $s:" >&2
-          cat "$work/collc.txt" >&2
-          exit 1
-        done
+        run_collc "$work/collc.txt" "$c, $n processes, $s" 600 "$n" \
+          "$plan" --transport shm --iters "$iters" --warmup "$warmup"
         timeout 600 "${mpirun[@]}" -np "$n" "$mpi" --collective "$c" \
           --bytes "$s" --iters "$iters" --warmup "$warmup" >"$work/mpi.txt" 2>&1 || {
           echo "run.sh: collc-bench-mpi failed for $c, $n processes, $s:" >&2

@@ -28,6 +28,17 @@ sim::SimResult simulateLowered(const sched::Program &program,
                        topology, gpus, options);
 }
 
+mlir::FailureOr<sched::Program>
+expandQuietly(const lowering::Algorithm &algorithm,
+              const sched::ExpandOptions &expand, std::string *error) {
+  mlir::ScopedDiagnosticHandler silence(algorithm.schedule->getContext(),
+                                        [&](mlir::Diagnostic &diag) {
+                                          *error = diag.str();
+                                          return mlir::success();
+                                        });
+  return sched::expandSchedule(algorithm.schedule, expand);
+}
+
 double quickLowerBound(const sched::Program &program,
                        const lowering::LoweredCollective &lowered,
                        const topo::Topology &topology,
@@ -418,15 +429,9 @@ Selector::choose(const lowering::LoweredCollective &lowered,
               lowered.elementsPerRank &&
           c > 1)
         continue;
-      // Expansion errors of a library algorithm are diagnostics at the
-      // schedule; keep them out of the user's way and record them instead.
-      mlir::ScopedDiagnosticHandler silence(algorithm->schedule->getContext(),
-                                            [&](mlir::Diagnostic &diag) {
-                                              candidate.error = diag.str();
-                                              return mlir::success();
-                                            });
+      // Expansion errors of a library algorithm are recorded, not shown.
       mlir::FailureOr<sched::Program> program =
-          sched::expandSchedule(algorithm->schedule, expand);
+          expandQuietly(*algorithm, expand, &candidate.error);
       if (failed(program)) {
         record.tried.push_back(candidate);
         continue;
@@ -573,13 +578,8 @@ bool Selector::applyTuning(
     sched::ExpandOptions expand =
         lowering::expandOptionsFor(*algorithm, lowered, tuned.chunks);
     tuned.k = expand.chunksPerPart;
-    mlir::ScopedDiagnosticHandler silence(algorithm->schedule->getContext(),
-                                          [&](mlir::Diagnostic &diag) {
-                                            expandError = diag.str();
-                                            return mlir::success();
-                                          });
     mlir::FailureOr<sched::Program> expanded =
-        sched::expandSchedule(algorithm->schedule, expand);
+        expandQuietly(*algorithm, expand, &expandError);
     if (succeeded(expanded))
       program = std::move(*expanded);
   }

@@ -142,6 +142,13 @@ double quickLowerBound(const sched::Program &program,
                        const topo::Topology &topology,
                        const sim::SimOptions &options);
 
+/// Expands `algorithm` with `expand`, keeping its diagnostics (at the
+/// library's schedule) out of the user's way: on failure `*error` holds the
+/// last one. Selection, tuning and the baselines expand candidates so.
+mlir::FailureOr<sched::Program>
+expandQuietly(const lowering::Algorithm &algorithm,
+              const sched::ExpandOptions &expand, std::string *error);
+
 /// Simulates one expanded program for a lowered collective on the topology
 /// (its group's GPUs, its message size).
 sim::SimResult simulateLowered(const sched::Program &program,

@@ -89,13 +89,8 @@ BaselineResult runBaseline(const BaselineSpec &spec,
     if (c > 1 && lowered.elementsPerRank > 0 &&
         static_cast<int64_t>(expand.chunksPerPart) > lowered.elementsPerRank)
       continue;
-    mlir::ScopedDiagnosticHandler silence(algorithm->schedule->getContext(),
-                                          [&](mlir::Diagnostic &diag) {
-                                            lastError = diag.str();
-                                            return mlir::success();
-                                          });
     mlir::FailureOr<sched::Program> program =
-        sched::expandSchedule(algorithm->schedule, expand);
+        expandQuietly(*algorithm, expand, &lastError);
     if (mlir::failed(program))
       continue;
     // A count whose cheap lower bound (Select.h) is no better than the
