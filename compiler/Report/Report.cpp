@@ -257,6 +257,9 @@ Report buildReport(ModuleOp module, const topo::Topology &topology,
     if (selector)
       if (const SelectionRecord *record = selector->record(l.op)) {
         row.runnerUp = record->runnerUp;
+        row.measured = record->measurement;
+        if (record->measurement)
+          row.modelChoice = record->modelBest;
         if (record->best)
           row.chunks = record->best->chunks;
         if (!record->note.empty())

@@ -49,6 +49,9 @@ struct CollectiveRow {
   int64_t bytesSentPerRank = -1; ///< the most any rank sends
   int64_t closedFormBytes = -1;  ///< the collective's optimal per rank
   std::optional<Candidate> runnerUp;
+  /// --tuning: the measurement the choice follows, and the model's choice.
+  std::optional<SelectionRecord::Measurement> measured;
+  std::optional<Candidate> modelChoice;
   std::string note;
   /// The simulation of the chosen schedule (with its timeline when a trace
   /// was asked for) and its program, for --trace.

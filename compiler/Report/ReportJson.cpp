@@ -55,6 +55,25 @@ std::string reportToJson(const Report &report) {
                         {"predicted_us", row.runnerUp->seconds * 1e6}};
     else
       c["runner_up"] = nullptr;
+    if (row.measured) {
+      const SelectionRecord::Measurement &m = *row.measured;
+      json model = nullptr;
+      if (row.modelChoice)
+        model = {{"algorithm", row.modelChoice->algorithm->name},
+                 {"chunks", row.modelChoice->chunks},
+                 {"predicted_us", row.modelChoice->seconds * 1e6},
+                 {"measured_us", m.modelSeconds < 0
+                                     ? json(nullptr)
+                                     : json(m.modelSeconds * 1e6)}};
+      c["measured"] = {{"file", m.file},
+                       {"entry", m.entry},
+                       {"bytes_per_rank", m.bytesPerRank},
+                       {"measured_us", m.seconds * 1e6},
+                       {"candidates", m.candidates},
+                       {"model_choice", model}};
+    } else {
+      c["measured"] = nullptr;
+    }
     c["note"] = row.note;
     collectives.push_back(std::move(c));
   }

@@ -619,19 +619,24 @@ bool Selector::applyTuning(
     text += "; measured next: " + entry->candidates[1].algorithm +
             " k=" + std::to_string(entry->candidates[1].chunksPerPart) + " " +
             microseconds(entry->candidates[1].seconds);
+  SelectionRecord::Measurement numbers;
+  numbers.file = options.tuningPath;
+  numbers.entry = size_t(entry - table.entries.data());
+  numbers.bytesPerRank = entry->bytesPerRank;
+  numbers.seconds = fastest.seconds;
+  numbers.candidates = entry->candidates.size();
   if (record.best) {
     text += "; the model's choice " + record.best->algorithm->name + " x" +
             std::to_string(record.best->chunks);
-    bool found = false;
     for (const collrt::TuningCandidate &c : entry->candidates)
       if (c.algorithm == record.best->algorithm->name &&
-          c.chunksPerPart == record.best->k) {
-        text += " measured " + microseconds(c.seconds);
-        found = true;
-      }
-    if (!found)
-      text += " was not measured";
+          c.chunksPerPart == record.best->k)
+        numbers.modelSeconds = c.seconds;
+    text += numbers.modelSeconds >= 0
+                ? " measured " + microseconds(numbers.modelSeconds)
+                : std::string(" was not measured");
   }
+  record.measurement = numbers;
   record.modelBest = record.best;
   record.best = tuned;
   record.runnerUp.reset();

@@ -49,6 +49,16 @@ struct SelectionRecord {
   /// choice), or empty.
   std::string measured;
   std::optional<Candidate> modelBest;
+  /// The same as numbers (report JSON's `measured`).
+  struct Measurement {
+    std::string file;
+    size_t entry = 0;         ///< index in the file's entries
+    int64_t bytesPerRank = 0; ///< the entry's size
+    double seconds = 0;       ///< the chosen schedule's measured time
+    size_t candidates = 0;    ///< how many were measured
+    double modelSeconds = -1; ///< the model's choice's measured time, or -1
+  };
+  std::optional<Measurement> measurement;
   /// --tuning: why no measurement applied (none of this collective, size
   /// out of range, --algo or --chunks given), or empty.
   std::string tuningNote;

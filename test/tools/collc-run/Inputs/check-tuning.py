@@ -6,7 +6,9 @@ order, with the comma-separated COUNTS of candidates, in order of time,
 fastest first, each with a
 fingerprint of 16 hex digits and a time > 0. With REPORT.json (collc
 --report-json) and SIZE: collc chose, for its one collective, the fastest
-candidate of the entry measured at SIZE, and says so. Prints TUNING OK.
+candidate of the entry measured at SIZE, says so, and its report's
+`measured` names that entry, its time and the model's choice. Prints
+TUNING OK.
 """
 import json
 import re
@@ -30,9 +32,20 @@ for e, count in zip(entries, counts, strict=True):
 if len(sys.argv) > 4:
     report = json.load(open(sys.argv[4]))
     size = int(sys.argv[5])
-    best = next(e for e in entries if e["bytes_per_rank"] == size)["candidates"][0]
+    index = next(i for i, e in enumerate(entries) if e["bytes_per_rank"] == size)
+    best = entries[index]["candidates"][0]
     row = report["collectives"][0]
     assert row["algorithm"] == best["algorithm"], (row["algorithm"], best)
     assert row["chunks_per_part"] == best["chunks_per_part"], (row, best)
     assert row["choice"].startswith("measured fastest"), row["choice"]
+    m = row["measured"]
+    assert m["file"] == sys.argv[1] and m["entry"] == index, m
+    assert m["bytes_per_rank"] == size, m
+    assert abs(m["measured_us"] - best["seconds"] * 1e6) < 1e-6, (m, best)
+    assert m["candidates"] == len(entries[index]["candidates"]), m
+    model = m["model_choice"]
+    assert model["predicted_us"] > 0, model
+    measured = [c["seconds"] * 1e6 for c in entries[index]["candidates"]
+                if c["algorithm"] == model["algorithm"]]
+    assert model["measured_us"] is None or model["measured_us"] in measured, model
 print("TUNING OK")
