@@ -319,7 +319,10 @@ Status ChannelRunner::receive(const Instruction &in, uint64_t tile,
                  : "every rank must pass the same count (this rank: " +
                        std::to_string(layout_.bufferElements(Buffer::Input)) +
                        " elements)") +
-            " (size digests " + std::to_string(sentAgreement) + " and " +
+            " and slot size (this rank: " +
+            std::to_string(layout_.spec.slotBytes) +
+            " bytes) (size digests " + std::to_string(sentAgreement) +
+            " and " +
             std::to_string(layout_.agreement) + ")");
   if (sentTile != tile)
     return Status(ErrorCode::PlanMismatch,

@@ -72,9 +72,10 @@ struct RunLayout {
   /// Equal on every rank of the world for equal (program, groups, slots,
   /// slotBytes): whether the transport's connections can be kept.
   uint64_t fingerprint = 0;
-  /// What every rank of the group must agree on for this run, beyond the
-  /// fingerprint: the count (all but all_to_all_v, whose ranks' counts
-  /// differ) and the send counts of an all_to_all_v, digested to 32 bits.
+  /// What every rank of the group must agree on for this run: the
+  /// fingerprint (program shape, groups, slots, slotBytes), the count (all
+  /// but all_to_all_v, whose ranks' counts differ) and the send counts of
+  /// an all_to_all_v, digested to 32 bits.
   /// Every message carries it (in its header's chunk-count word), so that a
   /// rank called with other sizes than its peer fails at the first message
   /// and says so, instead of mismatching later or timing out.
