@@ -320,9 +320,8 @@ Status ChannelRunner::receive(const Instruction &in, uint64_t tile,
                        std::to_string(layout_.bufferElements(Buffer::Input)) +
                        " elements)") +
             " and slot size (this rank: " +
-            std::to_string(layout_.spec.slotBytes) +
-            " bytes) (size digests " + std::to_string(sentAgreement) +
-            " and " +
+            std::to_string(layout_.spec.slotBytes) + " bytes) (size digests " +
+            std::to_string(sentAgreement) + " and " +
             std::to_string(layout_.agreement) + ")");
   if (sentTile != tile)
     return Status(ErrorCode::PlanMismatch,
