@@ -36,6 +36,7 @@
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/CrashRecoveryContext.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -46,6 +47,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstdlib>
+#include <map>
 #include <sstream>
 
 using namespace mlir;
@@ -99,7 +101,8 @@ enum class EmitKind {
   Dot,
   Plan,
   Cuda,
-  Fatbin
+  Fatbin,
+  Candidates
 };
 static cl::opt<EmitKind>
     emitKind("emit", cl::desc("What to write"), cl::init(EmitKind::Report),
@@ -132,7 +135,13 @@ static cl::opt<EmitKind>
                                    "plan (docs/codegen.md)"),
                         clEnumValN(EmitKind::Fatbin, "fatbin",
                                    "those kernels compiled by nvcc for "
-                                   "--cuda-arch (needs -o FILE)")),
+                                   "--cuda-arch (needs -o FILE)"),
+                        clEnumValN(EmitKind::Candidates, "candidates",
+                                   "with --collective: a plan per candidate "
+                                   "schedule (every applicable algorithm x "
+                                   "--chunks, else 1, 2, 4) into the "
+                                   "directory -o DIR, for collc-run "
+                                   "--tuning (docs/tuning.md)")),
              cl::cat(collcCategory));
 
 static cl::opt<std::string> algoOption(
@@ -687,6 +696,8 @@ static std::string emitName(EmitKind kind) {
     return "cuda";
   case EmitKind::Fatbin:
     return "fatbin";
+  case EmitKind::Candidates:
+    return "candidates";
   }
   return "report";
 }
@@ -745,6 +756,114 @@ checkGeneratedOptions(const collc::topo::Topology &topology) {
                   bytesOption + "'");
   }
   return Generated{*spec, *sizes};
+}
+
+/// --emit=candidates: one plan per candidate schedule of the generated
+/// collective (each applicable algorithm of the library, with --chunks or
+/// 1, 2 and 4 chunks per unit) into the directory -o DIR, the same program
+/// only once, for collc-run --tuning (docs/tuning.md). A candidate collc
+/// cannot compile (not applicable, an explicit schedule's other chunk
+/// count) is named with the reason and left out.
+static int emitCandidates(MLIRContext &context, const Generated &generated,
+                          const collc::topo::Topology &topology,
+                          const std::string &topologyName,
+                          const std::string &topologyPath,
+                          const collc::lowering::AlgorithmLibrary &library,
+                          const collc::sweep::CompileOptions &options,
+                          const std::string &generatedBy) {
+  auto fail = [](const std::string &message) {
+    llvm::errs() << "collc: error: --emit=candidates: " << message << "\n";
+    return 1;
+  };
+  if (outputFilename == "-")
+    return fail("needs -o DIR, the directory the plans go into");
+  if (!options.algo.empty())
+    return fail("--algo does not go with it: every applicable algorithm is a "
+                "candidate");
+  if (llvm::sys::fs::exists(outputFilename) &&
+      !llvm::sys::fs::is_directory(outputFilename))
+    return fail("-o '" + outputFilename +
+                "' is not a directory (the plans go into one)");
+  if (std::error_code ec = llvm::sys::fs::create_directories(outputFilename))
+    return fail("cannot make the directory '" + outputFilename +
+                "': " + ec.message());
+  const sched::Collective collective = generated.spec.collective;
+  const std::string name = sched::collectiveName(collective);
+  std::string text =
+      collc::sweep::generateProgram(generated.spec, generated.sizes.min);
+  std::vector<unsigned> counts = options.chunks
+                                     ? std::vector<unsigned>{options.chunks}
+                                     : std::vector<unsigned>{1, 2, 4};
+  std::map<uint64_t, std::string> written; // fingerprint -> file
+  size_t tried = 0;
+  for (const collc::lowering::Algorithm *algorithm :
+       library.forCollective(collective)) {
+    for (unsigned chunks : counts) {
+      ++tried;
+      std::string label = algorithm->name + " x" + std::to_string(chunks);
+      collc::sweep::CompileOptions o = options;
+      o.algo = name + "=" + algorithm->name;
+      o.chunks = chunks;
+      // Why a candidate does not compile is said in one line, not as the
+      // diagnostics of a compilation the user did not ask for.
+      std::string why;
+      mlir::FailureOr<std::unique_ptr<collc::sweep::Compiled>> compiled =
+          mlir::failure();
+      // The compiled collectives point into the module: it lives as long.
+      OwningOpRef<ModuleOp> module;
+      {
+        ScopedDiagnosticHandler quiet(&context, [&](Diagnostic &diag) {
+          if (why.empty() && diag.getSeverity() == DiagnosticSeverity::Error)
+            why = diag.str();
+          return success();
+        });
+        module = collc::sweep::parseProgram(context, text,
+                                            std::string(name) + ".mlir");
+        if (module)
+          compiled = collc::sweep::compileModule(
+              *module, topology, topologyName, topologyPath, library, o);
+      }
+      collrt::Plan plan;
+      std::vector<std::string> errors;
+      if (succeeded(compiled)) {
+        collc::PlanBuildOptions planOptions;
+        planOptions.topology = topologyName;
+        planOptions.connectionSlots = sched::VerifyOptions().connectionSlots;
+        planOptions.generatedBy = generatedBy;
+        if (!collc::buildPlan((*compiled)->checked, planOptions, plan, errors))
+          why = errors.empty() ? "no plan" : errors.front();
+      }
+      if (failed(compiled) || !why.empty()) {
+        llvm::outs() << "  " << label << ": left out: "
+                     << (why.empty() ? "it did not compile" : why) << "\n";
+        continue;
+      }
+      uint64_t fp = sched::fingerprint(plan.collectives.front().program);
+      if (auto it = written.find(fp); it != written.end()) {
+        llvm::outs() << "  " << label << ": left out: the same program as "
+                     << it->second << "\n";
+        continue;
+      }
+      std::string file = algorithm->name;
+      for (char &c : file)
+        if (c == '/' || c == ' ')
+          c = '_';
+      file = outputFilename + "/" + file + "-x" + std::to_string(chunks) +
+             ".plan.json";
+      collrt::Status saved = collrt::savePlanFile(file, plan);
+      if (!saved.ok())
+        return fail(saved.message());
+      written[fp] = file;
+      llvm::outs() << "  " << label
+                   << " (k=" << plan.collectives.front().program.chunksPerPart
+                   << "): " << file << "\n";
+    }
+  }
+  llvm::outs() << "collc: " << written.size() << " candidate plan(s) of "
+               << tried << " tried for " << name << " (" << generatedBy
+               << ") in " << outputFilename
+               << "; measure them with collc-run PLANS... --tuning FILE\n";
+  return written.empty() ? 1 : 0;
 }
 
 /// --bytes MIN:MAX[:FACTOR]: the sweep table, JSON and plot.
@@ -949,6 +1068,16 @@ static int run() {
   if (generated && generated->sizes.range)
     return runSweep(context, *generated, *topology, topologyPath, library,
                     compileOptions);
+  if (emitKind == EmitKind::Candidates) {
+    if (!generated) {
+      llvm::errs() << "collc: error: --emit=candidates needs --collective C "
+                      "--bytes SIZE (one collective); for a program file, "
+                      "make a plan per --algo and --chunks with --emit=plan\n";
+      return 1;
+    }
+    return emitCandidates(context, *generated, *topology, topologyName,
+                          topologyPath, library, compileOptions, generatedBy);
+  }
 
   auto sourceMgr = std::make_shared<llvm::SourceMgr>();
   sourceMgr->AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
