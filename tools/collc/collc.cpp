@@ -882,6 +882,10 @@ static int runSweep(MLIRContext &context, const Generated &generated,
   std::string output;
   llvm::raw_string_ostream os(output);
   collc::sweep::printSweep(*result, os);
+  if (options.select.tuning)
+    os << "tuning " << options.select.tuningPath
+       << ": where it has a measurement (docs/tuning.md), the algorithm and "
+          "chunks are the measured fastest; every time above is the model's\n";
   os.flush();
   std::vector<std::pair<std::string, std::string>> files;
   if (!reportJsonFile.empty())
