@@ -36,9 +36,27 @@ public:
   /// Sender side: the buffer of the next slot, sized to `bytes`; fill it,
   /// then commit(). Only valid when canPush().
   char *reserve(size_t bytes) {
-    Slot &slot = buffers_[tail_.load(std::memory_order_relaxed) % slots_];
-    if (slot.data.size() < bytes)
-      slot.data.resize(bytes);
+    uint64_t tail = tail_.load(std::memory_order_relaxed);
+    Slot &slot = buffers_[tail % slots_];
+    if (slot.data.size() < bytes) {
+      // Messages rotate through the slots, and each slot's buffer grows to
+      // the largest message it held: without this, a connection would end
+      // up holding `slots` buffers of its largest message. A free slot
+      // (the receiver is done with it: indices tail + 1 ... head + slots
+      // - 1, head read now; a later pop only frees more) that already has
+      // a large enough buffer lends it instead, so the buffers a connection
+      // holds are as many as its messages in flight.
+      uint64_t end = head_.load(std::memory_order_acquire) + uint64_t(slots_);
+      for (uint64_t i = tail + 1; i < end; ++i) {
+        Slot &free = buffers_[i % slots_];
+        if (free.data.size() >= bytes) {
+          slot.data.swap(free.data);
+          break;
+        }
+      }
+      if (slot.data.size() < bytes)
+        slot.data.resize(bytes);
+    }
     slot.bytes = bytes;
     return slot.data.data();
   }
