@@ -16,6 +16,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <memory>
+#include <utility>
 #include <vector>
 
 namespace collrt {
@@ -38,7 +40,7 @@ public:
   char *reserve(size_t bytes) {
     uint64_t tail = tail_.load(std::memory_order_relaxed);
     Slot &slot = buffers_[tail % slots_];
-    if (slot.data.size() < bytes) {
+    if (slot.capacity < bytes) {
       // Messages rotate through the slots, and each slot's buffer grows to
       // the largest message it held: without this, a connection would end
       // up holding `slots` buffers of its largest message. A free slot
@@ -49,16 +51,20 @@ public:
       uint64_t end = head_.load(std::memory_order_acquire) + uint64_t(slots_);
       for (uint64_t i = tail + 1; i < end; ++i) {
         Slot &free = buffers_[i % slots_];
-        if (free.data.size() >= bytes) {
-          slot.data.swap(free.data);
+        if (free.capacity >= bytes) {
+          std::swap(slot.data, free.data);
+          std::swap(slot.capacity, free.capacity);
           break;
         }
       }
-      if (slot.data.size() < bytes)
-        slot.data.resize(bytes);
+      if (slot.capacity < bytes) {
+        // Uninitialized: the message is written over it before it is read.
+        slot.data.reset(new char[bytes]);
+        slot.capacity = bytes;
+      }
     }
     slot.bytes = bytes;
-    return slot.data.data();
+    return slot.data.get();
   }
   void commit() {
     tail_.store(tail_.load(std::memory_order_relaxed) + 1,
@@ -81,7 +87,7 @@ public:
     if (head == tail_.load(std::memory_order_acquire))
       return false;
     const Slot &slot = buffers_[head % slots_];
-    *data = slot.data.data();
+    *data = slot.data.get();
     *bytes = slot.bytes;
     return true;
   }
@@ -102,8 +108,9 @@ public:
 
 private:
   struct Slot {
-    std::vector<char> data;
-    size_t bytes = 0;
+    std::unique_ptr<char[]> data;
+    size_t capacity = 0; ///< bytes `data` holds
+    size_t bytes = 0;    ///< of the message in it
   };
   const uint32_t slots_;
   std::vector<Slot> buffers_;
