@@ -198,11 +198,14 @@ Status createCommunicatorExchange(collrt::Communicator &comm,
   return Status::success();
 }
 
-double algbwBytes(const Program &program, int64_t bytesPerRank) {
-  if (program.collective == Collective::AllGather ||
-      program.collective == Collective::Gather)
-    return double(program.numRanks) * double(bytesPerRank);
-  return double(bytesPerRank);
+double algbwGBps(const Program &program, int64_t bytesPerRank, double seconds) {
+  if (!(seconds > 0))
+    return 0;
+  double bytes = program.collective == Collective::AllGather ||
+                         program.collective == Collective::Gather
+                     ? double(program.numRanks) * double(bytesPerRank)
+                     : double(bytesPerRank);
+  return bytes / seconds / 1e9;
 }
 
 double busbwFactor(const Program &program) {
@@ -238,8 +241,7 @@ void printRow(FILE *out, const collrt::PlanCollective &collective,
   const Program &program = collective.program;
   const int64_t elementSize =
       static_cast<int64_t>(collrt::dataTypeSize(collective.dtype));
-  double algbw =
-      seconds > 0 ? algbwBytes(program, bytesPerRank) / seconds / 1e9 : 0;
+  double algbw = algbwGBps(program, bytesPerRank, seconds);
   std::string wrongText = wrong >= 0 ? std::to_string(wrong) : "N/A";
   bool reducing = collrt::check::reduces(program.collective);
   std::fprintf(out, "%12lld %12lld %8s %6s %11.2f %8.3f %8.3f %8s\n",
@@ -440,9 +442,7 @@ Status tuneRank(const RunSetup &setup, int rounds, collrt::Communicator &comm,
           setup.plan->collectives[order[i]];
       const Program &program = collective.program;
       double seconds = mine[order[i]];
-      double algbw =
-          seconds > 0 ? algbwBytes(program, size.bytesPerRank) / seconds / 1e9
-                      : 0;
+      double algbw = algbwGBps(program, size.bytesPerRank, seconds);
       std::string wrongText = setup.options->check
                                   ? std::to_string(wrong[order[i]])
                                   : std::string("N/A");

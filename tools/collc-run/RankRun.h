@@ -71,9 +71,11 @@ struct RunSetup {
   FILE *out = stdout;
 };
 
-/// The size nccl-tests divides by the time for algbw (the output, N x M,
-/// for all_gather and gather; M otherwise) and the busbw factor.
-double algbwBytes(const collc::sched::Program &program, int64_t bytesPerRank);
+/// nccl-tests' algbw in GB/s of a run of `seconds` (0 when seconds is not
+/// positive): the size it divides by is the output, N x M, for all_gather
+/// and gather, M otherwise; and the busbw factor.
+double algbwGBps(const collc::sched::Program &program, int64_t bytesPerRank,
+                 double seconds);
 double busbwFactor(const collc::sched::Program &program);
 
 /// The column header of the table (two lines starting with '#').

@@ -1,9 +1,8 @@
 //===- Tune.cpp - collc-run --tuning: measure candidate plans -------------===//
 #include "tools/collc-run/Tune.h"
 
+#include "runtime/bootstrap/TcpBootstrap.h"
 #include "runtime/check/Reference.h"
-
-#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -31,16 +30,10 @@ std::string utcNow() {
   return text;
 }
 
-std::string hostName() {
-  char name[256] = {};
-  if (::gethostname(name, sizeof name - 1) != 0)
-    return "unknown";
-  return name;
-}
-
 } // namespace
 
-Status combineCandidatePlans(const Options &o, collrt::Plan *combined) {
+Status combineCandidatePlans(const Options &o, collrt::Plan *combined,
+                             std::vector<uint64_t> *fingerprintsOut) {
   std::vector<std::string> paths{o.planPath};
   paths.insert(paths.end(), o.morePlans.begin(), o.morePlans.end());
   collrt::Plan out;
@@ -107,6 +100,7 @@ Status combineCandidatePlans(const Options &o, collrt::Plan *combined) {
     out.collectives.push_back(std::move(c));
   }
   *combined = std::move(out);
+  *fingerprintsOut = std::move(fingerprints);
   return Status::success();
 }
 
@@ -136,7 +130,7 @@ Status runOrTune(const RunSetup &setup, const TuneSetup *tune,
     return s;
   collrt::TuningTable table = tune->table;
   const collrt::PlanCollective &first = setup.plan->collectives.front();
-  std::string measured = utcNow(), host = hostName();
+  std::string measured = utcNow(), host = collrt::bootstrap::localHostName();
   for (size_t z = 0; z < setup.sizes.size(); ++z) {
     collrt::TuningEntry entry;
     entry.collective = first.program.collective;
@@ -153,7 +147,7 @@ Status runOrTune(const RunSetup &setup, const TuneSetup *tune,
     for (size_t c = 0; c < setup.plan->collectives.size(); ++c) {
       const collc::sched::Program &p = setup.plan->collectives[c].program;
       entry.candidates.push_back({p.algorithm, p.chunksPerPart,
-                                  collc::sched::fingerprint(p),
+                                  tune->fingerprints[c],
                                   std::max(best[z][c], 1e-12)});
     }
     std::stable_sort(

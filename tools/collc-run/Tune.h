@@ -26,6 +26,8 @@ struct TuneSetup {
   /// exist): rank 0 adds the new entries to it.
   collrt::TuningTable table;
   bool processes = false; ///< ranks as processes (else threads)
+  /// collc::sched::fingerprint of each candidate's program, in plan order.
+  std::vector<uint64_t> fingerprints;
 };
 
 /// Reads the candidate plans of `o` (planPath, then morePlans), takes
@@ -33,7 +35,9 @@ struct TuneSetup {
 /// order. Every candidate must run the same collective on the same world,
 /// groups, element type, reduction and (send/recv) pairs; two candidates
 /// with the same program are refused. Errors name the plan file.
-collrt::Status combineCandidatePlans(const Options &o, collrt::Plan *combined);
+/// `fingerprints` gets each candidate's program fingerprint, in order.
+collrt::Status combineCandidatePlans(const Options &o, collrt::Plan *combined,
+                                     std::vector<uint64_t> *fingerprints);
 
 /// The tuning file's current entries: none when it does not exist yet; an
 /// error when it exists but cannot be read or breaks a rule (before

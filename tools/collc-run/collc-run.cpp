@@ -728,7 +728,7 @@ int main(int argc, char **argv) {
   if (!o.tunePath.empty()) {
     // The candidates become one plan, candidate c its collective c.
     TuneSetup tune;
-    Status s = combineCandidatePlans(o, &plan);
+    Status s = combineCandidatePlans(o, &plan, &tune.fingerprints);
     if (s.ok())
       s = loadTuningTarget(o.tunePath, &tune.table);
     if (!s.ok())

@@ -507,17 +507,24 @@ static bool emitDot(const std::vector<collc::CheckedCollective> &checked,
 /// The plan of `checked` (what --emit=plan writes, --emit=cuda generates
 /// from and --run runs). On failure, prints every reason and then
 /// "collc: error: <failed>".
-static bool buildPlanOrSay(const std::vector<collc::CheckedCollective> &checked,
-                           const std::string &topologyName,
-                           const std::string &generatedBy,
-                           const std::string &failed, collrt::Plan &plan) {
+/// What every plan collc writes is built with.
+static collc::PlanBuildOptions planOptions(const std::string &topologyName,
+                                           const std::string &generatedBy) {
   collc::PlanBuildOptions options;
   options.topology = topologyName;
   // compileModule proves every schedule with the default VerifyOptions.
   options.connectionSlots = sched::VerifyOptions().connectionSlots;
   options.generatedBy = generatedBy;
+  return options;
+}
+
+static bool buildPlanOrSay(const std::vector<collc::CheckedCollective> &checked,
+                           const std::string &topologyName,
+                           const std::string &generatedBy,
+                           const std::string &failed, collrt::Plan &plan) {
   std::vector<std::string> errors;
-  if (collc::buildPlan(checked, options, plan, errors))
+  if (collc::buildPlan(checked, planOptions(topologyName, generatedBy), plan,
+                       errors))
     return true;
   for (const std::string &error : errors)
     llvm::errs() << "collc: error: " << error << "\n";
@@ -825,14 +832,11 @@ static int emitCandidates(MLIRContext &context, const Generated &generated,
       }
       collrt::Plan plan;
       std::vector<std::string> errors;
-      if (succeeded(compiled)) {
-        collc::PlanBuildOptions planOptions;
-        planOptions.topology = topologyName;
-        planOptions.connectionSlots = sched::VerifyOptions().connectionSlots;
-        planOptions.generatedBy = generatedBy;
-        if (!collc::buildPlan((*compiled)->checked, planOptions, plan, errors))
-          why = errors.empty() ? "no plan" : errors.front();
-      }
+      if (succeeded(compiled) &&
+          !collc::buildPlan((*compiled)->checked,
+                            planOptions(topologyName, generatedBy), plan,
+                            errors))
+        why = errors.empty() ? "no plan" : errors.front();
       if (failed(compiled) || !why.empty()) {
         llvm::outs() << "  " << label << ": left out: "
                      << (why.empty() ? "it did not compile" : why) << "\n";
