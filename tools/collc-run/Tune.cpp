@@ -6,8 +6,10 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstring>
 #include <ctime>
 #include <sys/stat.h>
+#include <unistd.h>
 
 namespace collcrun {
 
@@ -105,6 +107,18 @@ Status combineCandidatePlans(const Options &o, collrt::Plan *combined,
 }
 
 Status loadTuningTarget(const std::string &path, collrt::TuningTable *table) {
+  // The file is written (next to itself, then renamed) after everything
+  // was measured: a directory it cannot be written to is said now, not
+  // after the measurements.
+  size_t slash = path.rfind('/');
+  std::string dir = slash == std::string::npos ? "." : path.substr(0, slash);
+  if (dir.empty())
+    dir = "/";
+  if (::access(dir.c_str(), W_OK | X_OK) != 0)
+    return Status(ErrorCode::SystemError,
+                  "--tuning: cannot write the tuning file '" + path +
+                      "': its directory '" + dir +
+                      "': " + std::strerror(errno));
   struct stat st;
   if (::stat(path.c_str(), &st) != 0 && errno == ENOENT) {
     *table = collrt::TuningTable();
