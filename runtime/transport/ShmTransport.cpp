@@ -23,13 +23,22 @@
 // Where the probe failed, describe() says with whom and why, and those
 // messages go through the slots as before.
 //
+// Host buffers (HostBuffers.h). A part that lies in a buffer of
+// collrt::allocateHostBuffer is named in the slot by the buffer's key and
+// offset too; a receiver that can map the sender's host buffers (probed at
+// creation like process_vm_readv) maps that buffer once, keeps the mapping,
+// and copies the part with memcpy. Mappings of buffers their owner freed
+// are dropped whenever a new one is made.
+//
 //===----------------------------------------------------------------------===//
 #include "Agreement.h"
+#include "HostBuffers.h"
 #include "MemoryRegistry.h"
 #include "SpecCheck.h"
 
 #include "collrt/Bootstrap.h"
 #include "collrt/Transport.h"
+#include "collrt/collrt.h"
 
 #include <fcntl.h>
 #include <sys/mman.h>
@@ -79,12 +88,18 @@ size_t headerBytes() { return roundUp(sizeof(SegmentHeader), kLine); }
 
 /// A slot's size word with this bit holds a message whose parts after the
 /// first stayed in the sender's memory. The slot then holds: the inline
-/// bytes' count, the count of parts in place, (address, bytes) of each,
-/// then the inline bytes.
+/// bytes' count, the count of parts in place, (address, bytes, host buffer
+/// key or 0, offset in that buffer) of each, then the inline bytes.
 constexpr uint64_t kInPlace = 1ull << 63;
+constexpr size_t kRefBytes = 32;
 size_t inPlaceSlotBytes(size_t parts, size_t inlineBytes) {
-  return 16 + 16 * parts + inlineBytes;
+  return 16 + kRefBytes * parts + inlineBytes;
 }
+/// A part left in the sender's memory, as its slot names it.
+struct PartRef {
+  uint64_t address = 0, bytes = 0;
+  uint64_t hostBuffer = 0, offset = 0; ///< HostBuffers.h; 0: not in one
+};
 
 /// COLLC_SHM_SINGLE_COPY: "off" (or 0) or the smallest payload moved by
 /// single copy, in bytes with an optional K, M or G (powers of 1024).
@@ -149,6 +164,7 @@ std::string explainReadError(int err) {
     return why;
   }
 }
+static_assert(sizeof(PartRef) == kRefBytes, "a slot's part reference");
 size_t sizesBytes(uint64_t slots) { return roundUp(slots * 8, kLine); }
 
 /// Bytes of a ring of `slots` x `slotBytes`; 0 when it overflows.
@@ -195,8 +211,9 @@ public:
   }
 
   /// Sender side: the concatenation of `parts` (fits the slot), or, with
-  /// `inPlace`, parts[0] and the addresses of the others.
-  bool tryPushParts(const MessagePart *parts, size_t count, bool inPlace) {
+  /// `inPlace`, parts[0] and the others' references (`refs`, count - 1).
+  bool tryPushParts(const MessagePart *parts, size_t count, bool inPlace,
+                    const PartRef *refs) {
     uint64_t head = header_->head.load(std::memory_order_acquire);
     if (localTail_ - head >= header_->slots)
       return false;
@@ -206,12 +223,9 @@ public:
     if (inPlace) {
       uint64_t words[2] = {parts[0].bytes, count - 1};
       std::memcpy(slot, words, sizeof words);
-      for (size_t i = 1; i < count; ++i) {
-        uint64_t ref[2] = {uint64_t(reinterpret_cast<uintptr_t>(parts[i].data)),
-                           parts[i].bytes};
-        std::memcpy(slot + 16 * i, ref, sizeof ref);
-      }
-      char *at = slot + 16 * count;
+      for (size_t i = 1; i < count; ++i)
+        std::memcpy(slot + 16 + kRefBytes * (i - 1), &refs[i - 1], kRefBytes);
+      char *at = slot + 16 + kRefBytes * (count - 1);
       if (parts[0].bytes)
         std::memcpy(at, parts[0].data, parts[0].bytes);
       for (size_t i = 0; i < count; ++i)
@@ -332,7 +346,7 @@ private:
     const char *inlineData = nullptr;
     size_t inlineBytes = 0;
     size_t bytes = 0;
-    /// (address, bytes) pairs of the parts left in the sender's memory.
+    /// PartRefs of the parts left in the sender's memory.
     const char *refs = nullptr;
     size_t refCount = 0;
   };
@@ -348,6 +362,13 @@ private:
   /// (offsets from the message's start) from the sender's memory.
   Status readInPlace(const ConnectionKey &from, const Incoming &m,
                      size_t offset, char *dst, size_t bytes);
+  /// process_vm_readv of `bytes` at `remote` in rank from.peer's memory.
+  Status readPeerMemory(const ConnectionKey &from, const void *remote,
+                        char *dst, size_t bytes);
+  /// This rank's mapping of host buffer `key` of rank from.peer, made on
+  /// first use and kept (mapped_).
+  Status peerHostBuffer(const ConnectionKey &from, uint64_t key,
+                        std::shared_ptr<const transport::PeerHostBuffer> *out);
   Status findRecv(const char *what, const ConnectionKey &key, Receiving **r);
 
   std::string here() const {
@@ -401,6 +422,15 @@ private:
   std::vector<int64_t> pids_;
   std::vector<bool> canRead_, readsMe_;
   std::vector<std::string> cannotRead_, cannotReadMe_;
+  /// Host buffers: per world rank whether this rank maps its host buffers,
+  /// whether it maps this rank's, and why not; the mappings made, by
+  /// (world rank, key), used by every channel thread.
+  std::vector<bool> canMap_, mapsMe_;
+  std::vector<std::string> cannotMap_, cannotMapMe_;
+  std::mutex mappedMutex_;
+  std::map<std::pair<int32_t, uint64_t>,
+           std::shared_ptr<const transport::PeerHostBuffer>>
+      mapped_;
   std::atomic<bool> aborted_{false};
   mutable std::mutex abortMutex_;
   std::string abortReason_;
@@ -635,32 +665,20 @@ bool ShmTransport::front(Receiving &r, Incoming *m) const {
   m->inlineBytes = size_t(words[0]);
   m->refCount = size_t(words[1]);
   m->refs = slot + 16;
-  m->inlineData = slot + 16 + 16 * m->refCount;
+  m->inlineData = slot + 16 + kRefBytes * m->refCount;
   return true;
 }
 
-Status ShmTransport::readInPlace(const ConnectionKey &from, const Incoming &m,
-                                 size_t offset, char *dst, size_t bytes) {
-  // The in-place parts cover [inlineBytes, m.bytes) of the message.
-  std::vector<iovec> remote;
-  size_t at = m.inlineBytes, end = offset + bytes;
-  for (size_t i = 0; i < m.refCount && at < end; ++i) {
-    uint64_t ref[2];
-    std::memcpy(ref, m.refs + 16 * i, sizeof ref);
-    size_t partBytes = size_t(ref[1]);
-    size_t lo = std::max(at, offset), hi = std::min(at + partBytes, end);
-    if (lo < hi)
-      remote.push_back(
-          {reinterpret_cast<void *>(uintptr_t(ref[0]) + (lo - at)), hi - lo});
-    at += partBytes;
-  }
+Status ShmTransport::readPeerMemory(const ConnectionKey &from,
+                                    const void *remote, char *dst,
+                                    size_t bytes) {
   pid_t pid = pid_t(pids_[size_t(from.peer)]);
-  size_t done = 0, next = 0;
+  size_t done = 0;
   while (done < bytes) {
     iovec local{dst + done, bytes - done};
-    size_t n = std::min<size_t>(remote.size() - next, IOV_MAX);
-    ssize_t got =
-        ::process_vm_readv(pid, &local, 1, remote.data() + next, n, 0);
+    iovec far{const_cast<char *>(static_cast<const char *>(remote)) + done,
+              bytes - done};
+    ssize_t got = ::process_vm_readv(pid, &local, 1, &far, 1, 0);
     if (got < 0) {
       int err = errno;
       if (err == EINTR)
@@ -675,25 +693,80 @@ Status ShmTransport::readInPlace(const ConnectionKey &from, const Incoming &m,
               " in its memory (single copy, pid " + std::to_string(pid) +
               ") failed: " + explainReadError(err));
     }
-    done += size_t(got);
-    // A partial read ends at an iovec's border or inside one: move on.
-    size_t consumed = size_t(got);
-    while (consumed > 0 && next < remote.size()) {
-      if (consumed >= remote[next].iov_len) {
-        consumed -= remote[next].iov_len;
-        ++next;
-      } else {
-        remote[next].iov_base =
-            static_cast<char *>(remote[next].iov_base) + consumed;
-        remote[next].iov_len -= consumed;
-        consumed = 0;
-      }
-    }
-    if (got == 0 && done < bytes)
+    if (got == 0)
       return Status(ErrorCode::TransportError,
                     here() + ": reading the message from rank " +
                         std::to_string(from.peer) +
                         " in its memory stopped short");
+    done += size_t(got);
+  }
+  return Status::success();
+}
+
+Status ShmTransport::peerHostBuffer(
+    const ConnectionKey &from, uint64_t key,
+    std::shared_ptr<const transport::PeerHostBuffer> *out) {
+  std::lock_guard<std::mutex> lock(mappedMutex_);
+  auto found = mapped_.find({from.peer, key});
+  if (found != mapped_.end() && !found->second->freed()) {
+    *out = found->second;
+    return Status::success();
+  }
+  // A new buffer (or a key reused after a free): drop the mappings of
+  // buffers their owners freed, then map this one.
+  for (auto it = mapped_.begin(); it != mapped_.end();)
+    it = it->second->freed() ? mapped_.erase(it) : std::next(it);
+  std::shared_ptr<const transport::PeerHostBuffer> buffer;
+  if (Status s =
+          transport::mapPeerHostBuffer(pids_[size_t(from.peer)], key, &buffer);
+      !s.ok()) {
+    if (Status peers = bootstrap_.checkPeers(); !peers.ok())
+      return peers;
+    return Status(s.code(), here() + ": reading the message from rank " +
+                                std::to_string(from.peer) + " on channel " +
+                                std::to_string(from.channel) + ": " +
+                                s.message());
+  }
+  mapped_[{from.peer, key}] = buffer;
+  *out = std::move(buffer);
+  return Status::success();
+}
+
+Status ShmTransport::readInPlace(const ConnectionKey &from, const Incoming &m,
+                                 size_t offset, char *dst, size_t bytes) {
+  // The in-place parts cover [inlineBytes, m.bytes) of the message: each
+  // piece of [offset, offset + bytes) is copied from this rank's mapping of
+  // the sender's host buffer, else read with process_vm_readv.
+  size_t at = m.inlineBytes, end = offset + bytes;
+  for (size_t i = 0; i < m.refCount && at < end; ++i) {
+    PartRef ref;
+    std::memcpy(&ref, m.refs + kRefBytes * i, kRefBytes);
+    size_t partBytes = size_t(ref.bytes);
+    size_t lo = std::max(at, offset), hi = std::min(at + partBytes, end);
+    at += partBytes;
+    if (lo >= hi)
+      continue;
+    char *to = dst + (lo - offset);
+    size_t skip = lo - (at - partBytes);
+    if (ref.hostBuffer) {
+      std::shared_ptr<const transport::PeerHostBuffer> buffer;
+      if (Status s = peerHostBuffer(from, ref.hostBuffer, &buffer); !s.ok())
+        return s;
+      if (ref.offset > buffer->bytes() ||
+          skip + (hi - lo) > buffer->bytes() - ref.offset)
+        return Status(ErrorCode::TransportError,
+                      here() + ": the message from rank " +
+                          std::to_string(from.peer) + " on channel " +
+                          std::to_string(from.channel) +
+                          " names bytes past the end of its host buffer");
+      std::memcpy(to, buffer->data() + ref.offset + skip, hi - lo);
+      continue;
+    }
+    if (Status s = readPeerMemory(
+            from, reinterpret_cast<void *>(uintptr_t(ref.address) + skip), to,
+            hi - lo);
+        !s.ok())
+      return s;
   }
   // The sender aborts before its buffers go back to its caller: if it did,
   // what was read may already have changed.
@@ -835,11 +908,27 @@ Status ShmTransport::trySendParts(const ConnectionKey &to,
                                   : " exceeds slotBytes = " +
                                         std::to_string(spec_.slotBytes)));
   bool inPlace = stable && singleCopyBytes_ > 0 && count > 1 &&
-                 readsMe_[size_t(to.peer)] &&
+                 (readsMe_[size_t(to.peer)] || mapsMe_[size_t(to.peer)]) &&
                  total - parts[0].bytes >= singleCopyBytes_ &&
                  inPlaceSlotBytes(count - 1, parts[0].bytes) <=
                      roundUp(spec_.slotBytes, kLine);
-  *posted = it->second->tryPushParts(parts, count, inPlace);
+  // Channels of several threads send at once: each its own references.
+  thread_local std::vector<PartRef> refs;
+  if (inPlace) {
+    // Each part's host buffer, where it lies in one the peer can map; a
+    // peer that cannot read this rank's other memory gets such parts only.
+    refs.assign(count - 1, PartRef());
+    for (size_t i = 1; i < count && inPlace; ++i) {
+      PartRef &ref = refs[i - 1];
+      ref.address = uint64_t(reinterpret_cast<uintptr_t>(parts[i].data));
+      ref.bytes = parts[i].bytes;
+      bool found = mapsMe_[size_t(to.peer)] &&
+                   transport::findHostBuffer(parts[i].data, parts[i].bytes,
+                                             &ref.hostBuffer, &ref.offset);
+      inPlace = found || readsMe_[size_t(to.peer)];
+    }
+  }
+  *posted = it->second->tryPushParts(parts, count, inPlace, refs.data());
   if (!*posted)
     return bootstrap_.checkPeers();
   return Status::success();
@@ -917,28 +1006,49 @@ Status ShmTransport::probeSingleCopy(Deadline deadline) {
     (void)::prctl(PR_SET_PTRACER, PR_SET_PTRACER_ANY, 0, 0, 0);
   std::random_device random;
   probeToken_ = (uint64_t(random()) << 32) ^ random() ^ 0x5eedc011ull;
-  // Round 1: every rank's pid, the address of its token, the token, and
-  // whether it uses single copy.
+  // A host buffer holding the token, for the peers to map (0: none, and
+  // why).
+  void *probeBuffer = nullptr;
+  uint64_t probeKey = 0, probeOffset = 0;
+  std::string noHostBuffer;
+  if (on) {
+    if (Status s = allocateHostBuffer(sizeof probeToken_, &probeBuffer);
+        !s.ok())
+      noHostBuffer = s.message();
+    else {
+      std::memcpy(probeBuffer, &probeToken_, sizeof probeToken_);
+      transport::findHostBuffer(probeBuffer, sizeof probeToken_, &probeKey,
+                                &probeOffset);
+    }
+  }
+  struct FreeProbe {
+    void *buffer;
+    ~FreeProbe() { (void)freeHostBuffer(buffer); }
+  } freeProbe{probeBuffer};
+  // Round 1: every rank's pid, the address of its token, the token,
+  // whether it uses single copy, and its probe host buffer's key.
   std::ostringstream mine;
   mine << ::getpid() << ' '
        << uint64_t(reinterpret_cast<uintptr_t>(&probeToken_)) << ' '
-       << probeToken_ << ' ' << (on ? 1 : 0);
+       << probeToken_ << ' ' << (on ? 1 : 0) << ' ' << probeKey;
   std::vector<std::string> all;
   if (Status s = bootstrap_.allGather(mine.str(), &all, deadline); !s.ok())
     return Status(s.code(), here() + ": probing single copy: " + s.message());
   pids_.assign(n, 0);
-  std::vector<uint64_t> addresses(n), tokens(n);
+  std::vector<uint64_t> addresses(n), tokens(n), keys(n);
   std::vector<bool> peerOn(n);
   for (size_t r = 0; r < n; ++r) {
     std::istringstream in(all[r]);
     int flag = 0;
-    in >> pids_[r] >> addresses[r] >> tokens[r] >> flag;
+    in >> pids_[r] >> addresses[r] >> tokens[r] >> flag >> keys[r];
     peerOn[r] = flag == 1;
   }
   // Reading each peer's token tells whether this rank can read its memory.
   const auto &hosts = bootstrap_.hosts();
   canRead_.assign(n, false);
   cannotRead_.assign(n, "");
+  canMap_.assign(n, false);
+  cannotMap_.assign(n, "");
   std::string results;
   for (size_t r = 0; r < n; ++r) {
     if (int32_t(r) == rank())
@@ -970,13 +1080,42 @@ Status ShmTransport::probeSingleCopy(Deadline deadline) {
     canRead_[r] = why.empty();
     cannotRead_[r] = why;
     results += std::to_string(r) + " " + (why.empty() ? "ok" : why) + "\n";
+    // Mapping the peer's probe host buffer tells whether this rank can map
+    // its host buffers.
+    std::string mapWhy;
+    if (!on || !peerOn[r] || hosts[r] != hosts[size_t(rank())])
+      mapWhy = why;
+    else if (!noHostBuffer.empty())
+      mapWhy = "this rank has no host buffers: " + noHostBuffer;
+    else if (keys[r] == 0)
+      mapWhy = "rank " + std::to_string(r) + " has no host buffers";
+    else {
+      std::shared_ptr<const transport::PeerHostBuffer> probe;
+      uint64_t value = 0;
+      if (Status s = transport::mapPeerHostBuffer(pids_[r], keys[r], &probe);
+          !s.ok())
+        mapWhy = s.message();
+      else if (std::memcpy(&value, probe->data(), sizeof value),
+               value != tokens[r])
+        mapWhy = "the host buffer of pid " + std::to_string(pids_[r]) +
+                 " holds another process's token, not rank " +
+                 std::to_string(r) +
+                 "'s (the ranks are in different PID namespaces, e.g. "
+                 "containers)";
+    }
+    canMap_[r] = mapWhy.empty();
+    cannotMap_[r] = mapWhy;
+    results += "map " + std::to_string(r) + " " +
+               (mapWhy.empty() ? "ok" : mapWhy) + "\n";
   }
   // Round 2: what each rank found, so that senders know who reads them.
   if (Status s = bootstrap_.allGather(results, &all, deadline); !s.ok())
     return Status(s.code(), here() + ": probing single copy: " + s.message());
   readsMe_.assign(n, false);
   cannotReadMe_.assign(n, "");
-  const std::string me = std::to_string(rank()) + " ";
+  mapsMe_.assign(n, false);
+  cannotMapMe_.assign(n, "");
+  const std::string me = std::to_string(rank()) + " ", mapMe = "map " + me;
   for (size_t r = 0; r < n; ++r) {
     std::istringstream in(all[r]);
     std::string line;
@@ -985,6 +1124,10 @@ Status ShmTransport::probeSingleCopy(Deadline deadline) {
         std::string verdict = line.substr(me.size());
         readsMe_[r] = verdict == "ok";
         cannotReadMe_[r] = readsMe_[r] ? "" : verdict;
+      } else if (line.compare(0, mapMe.size(), mapMe) == 0) {
+        std::string verdict = line.substr(mapMe.size());
+        mapsMe_[r] = verdict == "ok";
+        cannotMapMe_[r] = mapsMe_[r] ? "" : verdict;
       }
   }
   probed_ = true;
@@ -1033,8 +1176,8 @@ std::string ShmTransport::describe() const {
           "at least " +
           formatSize(singleCopyBytes_) + " (" + variable + ")";
   if (problems.empty())
-    return text + (both.empty() ? " (no peers)" : " with every peer");
-  if (!both.empty())
+    text += both.empty() ? " (no peers)" : " with every peer";
+  else if (!both.empty())
     text +=
         " with rank" + std::string(both.size() > 1 ? "s " : " ") + list(both);
   for (const auto &entry : problems)
@@ -1042,6 +1185,37 @@ std::string ShmTransport::describe() const {
             std::string(entry.second.size() > 1 ? "s " : " ") +
             list(entry.second) + " (" + entry.first +
             "): their messages are copied into a slot and out of it";
+  // Host buffers: the same grouping for mapping.
+  std::vector<int32_t> mapping;
+  std::map<std::string, std::vector<int32_t>> notMapping;
+  for (size_t r = 0; r < canMap_.size(); ++r) {
+    if (int32_t(r) == rank())
+      continue;
+    if (canMap_[r] && mapsMe_[r]) {
+      mapping.push_back(int32_t(r));
+      continue;
+    }
+    std::string why;
+    if (!canMap_[r])
+      why = "this rank cannot map them: " + cannotMap_[r];
+    if (!mapsMe_[r])
+      why += std::string(why.empty() ? "" : "; ") +
+             "it cannot map this rank's: " + cannotMapMe_[r];
+    notMapping[why].push_back(int32_t(r));
+  }
+  if (mapping.empty() && notMapping.empty())
+    return text;
+  text += "; host buffers (collrt::allocateHostBuffer) mapped by the "
+          "receiver and copied with memcpy";
+  if (notMapping.empty())
+    return text + " with every peer";
+  if (!mapping.empty())
+    text += " with rank" + std::string(mapping.size() > 1 ? "s " : " ") +
+            list(mapping);
+  for (const auto &entry : notMapping)
+    text += "; not with rank" +
+            std::string(entry.second.size() > 1 ? "s " : " ") +
+            list(entry.second) + " (" + entry.first + ")";
   return text;
 }
 

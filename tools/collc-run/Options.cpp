@@ -173,6 +173,12 @@ and prints a row per size as nccl-tests does (docs/collc-run.md).
                         its world rank)
   --slot-bytes N        the largest message a connection slot holds; chunks
                         are cut into tiles that fit (default 1MiB)
+  --buffers malloc|host cpu: where each rank's send and receive buffers come
+                        from: the C++ heap (default), or
+                        collrt::allocateHostBuffer, whose pages the other
+                        processes of the host map, so that the shm
+                        transport's receivers copy them with memcpy instead
+                        of process_vm_readv
   --channel-threads N   cpu: threads that run a rank's channels, several
                         channels of one thread as fibers (default 0: the
                         cores shared out among the ranks of the host)
@@ -310,6 +316,14 @@ bool parseOptions(int argc, char **argv, Options *o, std::string *error) {
         return false;
       }
       o->slotBytes = static_cast<size_t>(bytes);
+    } else if (name == "--buffers") {
+      if (!value(i, name, &v))
+        return false;
+      if (v != "malloc" && v != "host") {
+        *error = "--buffers '" + v + "' must be malloc or host";
+        return false;
+      }
+      o->buffers = v;
     } else if (name == "--counts") {
       if (!value(i, name, &v))
         return false;
@@ -440,6 +454,11 @@ bool parseOptions(int argc, char **argv, Options *o, std::string *error) {
   if (o->backend == "cuda" && !o->tracePath.empty()) {
     *error = "--trace applies to --backend cpu (the CPU executor's "
              "instructions); --backend cuda reports its launches' times";
+    return false;
+  }
+  if (o->backend == "cuda" && o->buffers != "malloc") {
+    *error = "--buffers applies to --backend cpu (host memory); --backend "
+             "cuda allocates each rank's buffers on its GPU";
     return false;
   }
   if (o->backend == "cuda" && o->channelThreads != 0) {

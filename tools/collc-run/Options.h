@@ -46,6 +46,10 @@ struct Options {
   std::string ibDevice;
   std::string topologyFile;
   size_t slotBytes = size_t(1) << 20;
+  /// --buffers: where the send and receive buffers come from: "malloc"
+  /// (the C++ heap) or "host" (collrt::allocateHostBuffer, which the shm
+  /// transport's receivers map and copy with memcpy).
+  std::string buffers = "malloc";
   /// --channel-threads: CommOptions::channelThreads (0 = automatic).
   int32_t channelThreads = 0;
   /// --trace FILE: the last run as a Chrome trace ("" = none).

@@ -264,6 +264,39 @@ std::string rankName(int32_t world, int32_t rank) {
                    std::to_string(rank) + ")";
 }
 
+/// A rank's send or receive buffer: zero-filled bytes from the C++ heap or
+/// from collrt::allocateHostBuffer (--buffers host).
+class RankBuffer {
+public:
+  RankBuffer() = default;
+  RankBuffer(const RankBuffer &) = delete;
+  RankBuffer &operator=(const RankBuffer &) = delete;
+  ~RankBuffer() {
+    if (host_)
+      (void)collrt::freeHostBuffer(data_);
+  }
+  Status allocate(size_t bytes, bool host) {
+    if (!host) {
+      heap_.assign(bytes, 0);
+      data_ = heap_.data();
+      return Status::success();
+    }
+    void *p = nullptr;
+    if (Status s = collrt::allocateHostBuffer(bytes, &p); !s.ok())
+      return s;
+    host_ = true;
+    data_ = static_cast<uint8_t *>(p);
+    std::memset(data_, 0, bytes);
+    return Status::success();
+  }
+  uint8_t *data() { return data_; }
+
+private:
+  std::vector<uint8_t> heap_;
+  uint8_t *data_ = nullptr;
+  bool host_ = false;
+};
+
 /// One size of collective `index` of the plan on this rank: warm-up and
 /// timed runs (with --check, fresh inputs, poisoned outputs and a check
 /// after every run); then the reports of every rank are exchanged and
@@ -304,9 +337,20 @@ Status runOneSize(const RunSetup &setup, size_t index, const SizeCase &size,
       return s;
     }
   }
-  std::vector<uint8_t> input(size_t(std::max<int64_t>(inputElements, 1)) *
-                             elementSize),
-      output(size_t(std::max<int64_t>(outputElements, 1)) * elementSize);
+  RankBuffer inputBuffer, outputBuffer;
+  bool host = options.buffers == "host";
+  for (auto [buffer, elements] :
+       {std::make_pair(&inputBuffer, inputElements),
+        std::make_pair(&outputBuffer, outputElements)})
+    if (Status s = buffer->allocate(
+            size_t(std::max<int64_t>(elements, 1)) * elementSize, host);
+        !s.ok()) {
+      Status failed(s.code(),
+                    who + ", " + sizeLabel(size) + ": " + s.message());
+      exchange.abandon(world, failed.message());
+      return failed;
+    }
+  RankBuffer &input = inputBuffer, &output = outputBuffer;
   if (rank >= 0 && !options.check)
     collrt::check::TestData(program, type, op, 0, counts)
         .fillInput(rank, input.data(), inputElements);

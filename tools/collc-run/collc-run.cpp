@@ -283,6 +283,12 @@ void printHeader(const Options &o, const collrt::Plan &plan,
               formatBytes(int64_t(o.slotBytes)).c_str(),
               collective.connectionSlots, o.check ? "on" : "off",
               backend.c_str());
+  if (o.backend == "cpu")
+    std::printf("# buffers %s\n",
+                o.buffers == "host"
+                    ? "host (collrt::allocateHostBuffer: mapped by the other "
+                      "processes of the host)"
+                    : "malloc (the C++ heap)");
   if (tuning) {
     std::printf("#%11s  %-28s %11s %8s %8s %8s\n", "size", "candidate", "time",
                 "algbw", "busbw", "#wrong");

@@ -27,6 +27,7 @@
 #include "collrt/Status.h"
 #include "collrt/Types.h"
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -101,6 +102,23 @@ struct TraceEvent {
 /// N x N matrix run() gets (0 without it).
 int64_t outputElements(const PlanCollective &collective, int32_t groupRank,
                        int64_t count, const int64_t *sendCounts = nullptr);
+
+/// Host memory that the other processes of this host can map: `bytes`
+/// (> 0) bytes, page-aligned, readable and writable like malloc's, backed
+/// by a memfd (Linux). A message that the shm transport leaves in the
+/// sender's memory (single copy) is read by its receiver with memcpy from
+/// its own mapping of such a buffer, mapped once and kept, instead of with
+/// process_vm_readv, which pins the sender's pages on every call
+/// (docs/transports.md, "Host buffers"); other memory works as before.
+/// Like NCCL's ncclMemAlloc or MPI_Win_allocate_shared: a program that
+/// allocates its send buffers here lets its peers copy them at memcpy's
+/// rate. SystemError when the system refuses (no memfd_create, no memory).
+Status allocateHostBuffer(size_t bytes, void **buffer);
+/// Frees a buffer of allocateHostBuffer (nullptr: nothing to do). Peers
+/// that mapped it drop their mappings the next time they look one up.
+/// InvalidArgument for any other address. Not while a collective that uses
+/// it runs.
+Status freeHostBuffer(void *buffer);
 
 class Transport;
 
