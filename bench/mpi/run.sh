@@ -16,16 +16,24 @@
 #     oversubscription;
 # each pair $REPEAT times (3), alternating collc-run and MPI, keeping each
 # tool's best busbw (a shared machine's load only ever slows a run down);
+# collc-run twice per round, once with the buffers of each kind in $BUFFERS
+# ("host malloc": `--buffers host`, collrt::allocateHostBuffer, whose pages
+# the receivers map and copy with memcpy, then `--buffers malloc`, the C++
+# heap as collc-bench-mpi's; docs/transports.md, "Host buffers"), each
+# with the plan collc chose for that kind;
 # The tuning stage (TUNE=1, default): for every collective and process
 # count, one plan per candidate of $CANDIDATES_<collective> (algorithm:chunks;
 # those collc refuses for the group are left out, and said so), all
 # measured by one `collc-run --tuning` under mpirun over shm at every size
 # from the first to the last of $SIZES ($TUNE_ROUNDS rounds, 2 by default,
 # 5 timed calls each), into one tuning file, summed up at the end.
+# The tuning stage runs once per kind of $BUFFERS, each into its own tuning
+# file, and collc chooses each kind's plan from that kind's file.
 # Then it prints a Markdown table per collective and process count: size,
-# collc's algorithm, collc's best busbw, MPI's best busbw and their ratio;
-# at the end, how many points from 1 MiB up meet issue 5's target (collc's
-# busbw at least Open MPI's) and which miss.
+# collc's algorithm, collc's best busbw per kind of buffers, MPI's best
+# busbw and the ratios; at the end, per kind of buffers, how many points
+# from 1 MiB up meet issue 5's target (collc's busbw at least Open MPI's)
+# and which miss.
 # Both tools time each call and report the mean of the slowest rank
 # (docs/collc-run.md).
 # BUILD_DIR (default build) must hold bin/collc, bin/collc-run and
@@ -45,6 +53,15 @@ COLLECTIVES=${COLLECTIVES:-"all_reduce all_gather reduce_scatter all_to_all"}
 REPEAT=${REPEAT:-3}
 TUNE=${TUNE:-1}
 TUNE_ROUNDS=${TUNE_ROUNDS:-2}
+BUFFERS=${BUFFERS:-"host malloc"}
+read -r -a kinds <<<"$BUFFERS"
+for kind in "${kinds[@]}"; do
+  case $kind in
+  host | malloc) ;;
+  *) echo "run.sh: BUFFERS='$BUFFERS': each kind must be host or malloc" >&2; exit 2 ;;
+  esac
+done
+[ "${#kinds[@]}" -ge 1 ] || { echo "run.sh: BUFFERS is empty: name host, malloc or both" >&2; exit 2; }
 CANDIDATES_all_reduce=${CANDIDATES_all_reduce:-"ring:1 ring:2 one_shot:1 two_shot:1 two_shot:2 recursive_doubling:1 rabenseifner:1 double_binary_tree:1 double_binary_tree:4"}
 CANDIDATES_all_gather=${CANDIDATES_all_gather:-"direct:1 ring:1 ring:2 bruck:1 recursive_doubling:1"}
 CANDIDATES_reduce_scatter=${CANDIDATES_reduce_scatter:-"direct:1 ring:1 ring:2 bruck:1 recursive_halving:1"}
@@ -102,10 +119,10 @@ row() { # the data row of a collc-run / collc-bench-mpi table: busbw
 
 min_size=${SIZES%% *}
 max_size=${SIZES##* }
-tuning=$work/host.tuning.json
-select_options=()
+tuningFile() { echo "$work/tuning-buffers-$1.json"; } # per kind of buffers
 if [ "$TUNE" = 1 ]; then
   echo "# tuning stage: $(date -u +%Y-%m-%dT%H:%MZ), load $(cut -d' ' -f1-3 /proc/loadavg)"
+  for kind in "${kinds[@]}"; do
   for n in $PROCS; do
     topo=$root/test/runtime/Inputs/topologies/1x$n.json
     for c in $COLLECTIVES; do
@@ -124,95 +141,126 @@ if [ "$TUNE" = 1 ]; then
         fi
       done
       run_collc "$work/tune.txt" "--tuning of $c, $n processes" 1800 "$n" \
-        "${plans[@]}" --transport shm --tuning "$tuning" \
+        "${plans[@]}" --transport shm --buffers "$kind" --tuning "$(tuningFile "$kind")" \
         --tuning-rounds "$TUNE_ROUNDS" --bytes "$min_size:$max_size" \
         --iters 5 --warmup 1
-      echo "# tuning: $c on $n processes: ${#plans[@]} candidates measured ($(date -u +%H:%MZ))"
+      echo "# tuning: $c on $n processes, --buffers $kind: ${#plans[@]} candidates measured ($(date -u +%H:%MZ))"
     done
   done
-  select_options=(--tuning "$tuning")
+  done
 fi
 
 echo "# collc-run (shm) vs Open MPI ($(mpirun --version | head -1)), $(date -u +%Y-%m-%dT%H:%MZ)"
 echo "# $(nproc) cores: $(lscpu | sed -n 's/^Model name: *//p'); processes > cores are oversubscribed"
 if [ "$TUNE" = 1 ]; then
-  echo "# collc's choice: by measurement, collc --tuning with the tuning stage's file (docs/tuning.md)"
+  echo "# collc's choice: by measurement, collc --tuning with the tuning stage's file for the kind of buffers (docs/tuning.md)"
 else
   echo "# collc's choice: by simulation on the 1xN topology (TUNE=0)"
 fi
-echo "# best of $REPEAT runs per tool and size; load average at the start: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "# best of $REPEAT runs per tool and size; collc-run with --buffers ${BUFFERS// /, then }; load average at the start: $(cut -d' ' -f1-3 /proc/loadavg)"
 for n in $PROCS; do
   topo=$root/test/runtime/Inputs/topologies/1x$n.json
   for c in $COLLECTIVES; do
     echo
     echo "### $c, $n processes"
     echo
-    echo "| size | collc algorithm | collc busbw (GB/s) | MPI busbw (GB/s) | collc / MPI |"
-    echo "|---:|---|---:|---:|---:|"
+    header="| size |"
+    rule="|---:|"
+    for kind in "${kinds[@]}"; do
+      header+=" $kind: collc algorithm | $kind: collc busbw (GB/s) |"
+      rule+="---|---:|"
+    done
+    header+=" MPI busbw (GB/s) |"
+    rule+="---:|"
+    for kind in "${kinds[@]}"; do
+      header+=" $kind / MPI |"
+      rule+="---:|"
+    done
+    echo "$header"
+    echo "$rule"
     for s in $SIZES; do
       read -r iters warmup < <(iterations "$s")
-      plan=$work/$c-$n-$s.plan.json
-      "$collc" --collective "$c" --bytes "$s" --topo "$topo" --emit=plan \
-        "${select_options[@]}" -o "$plan" >/dev/null
-      cb=0
+      declare -A cb=() chosen=()
+      for kind in "${kinds[@]}"; do
+        select_options=()
+        [ "$TUNE" = 1 ] && select_options=(--tuning "$(tuningFile "$kind")")
+        "$collc" --collective "$c" --bytes "$s" --topo "$topo" --emit=plan \
+          "${select_options[@]}" -o "$work/$c-$n-$s-$kind.plan.json" >/dev/null
+      done
       mb=0
       for ((rep = 0; rep < REPEAT; rep++)); do
-        run_collc "$work/collc.txt" "$c, $n processes, $s" 600 "$n" \
-          "$plan" --transport shm --iters "$iters" --warmup "$warmup"
+        for kind in "${kinds[@]}"; do
+          run_collc "$work/collc.txt" "$c, $n processes, $s" 600 "$n" \
+            "$work/$c-$n-$s-$kind.plan.json" --transport shm --buffers "$kind" \
+            --iters "$iters" --warmup "$warmup"
+          cb[$kind]=$(best "${cb[$kind]:-0}" "$(row "$work/collc.txt")")
+          chosen[$kind]="$(sed -n 's/.*algorithm \([^,]*\),.*/\1/p' "$work/collc.txt" | head -1) (k=$(sed -n 's/.*chunks per part \([0-9]*\).*/\1/p' "$work/collc.txt" | head -1))"
+        done
         timeout 600 "${mpirun[@]}" -np "$n" "$mpi" --collective "$c" \
           --bytes "$s" --iters "$iters" --warmup "$warmup" >"$work/mpi.txt" 2>&1 || {
           echo "run.sh: collc-bench-mpi failed for $c, $n processes, $s:" >&2
           cat "$work/mpi.txt" >&2
           exit 1
         }
-        cb=$(best "$cb" "$(row "$work/collc.txt")")
         mb=$(best "$mb" "$(row "$work/mpi.txt")")
       done
-      algorithm=$(sed -n 's/.*algorithm \([^,]*\),.*/\1/p' "$work/collc.txt" | head -1)
-      chunks=$(sed -n 's/.*chunks per part \([0-9]*\).*/\1/p' "$work/collc.txt" | head -1)
-      ratio=$(awk -v a="$cb" -v b="$mb" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }')
-      echo "| $s | $algorithm (k=$chunks) | $cb | $mb | $ratio |"
+      line="| $s |"
+      for kind in "${kinds[@]}"; do
+        line+=" ${chosen[$kind]} | ${cb[$kind]} |"
+      done
+      line+=" $mb |"
+      for kind in "${kinds[@]}"; do
+        line+=" $(awk -v a="${cb[$kind]}" -v b="$mb" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }') |"
+      done
+      echo "$line"
     done
   done
 done | tee "$work/tables.md"
 echo
 echo "# load average at the end: $(cut -d' ' -f1-3 /proc/loadavg), $(date -u +%Y-%m-%dT%H:%MZ)"
 # The target (issue 5): collc's busbw at least Open MPI's from 1 MiB up.
-python3 - "$work/tables.md" <<'EOF'
+python3 - "$work/tables.md" "${kinds[@]}" <<'EOF'
 import re, sys
-met = total = 0
-misses = []
+kinds = sys.argv[2:]
+met = {k: 0 for k in kinds}
+misses = {k: [] for k in kinds}
+total = 0
 table = None
 for line in open(sys.argv[1]):
     m = re.match(r"### (\S+), (\d+) processes", line)
     if m:
         table = f"{m.group(1)} {m.group(2)}"
         continue
-    m = re.match(r"\| (\d+)([KM]) \| ([^|]+) \| ([\d.]+) \| ([\d.]+) \|", line)
+    m = re.match(r"\| (\d+)([KM]) \|" + r" [^|]+ \| ([\d.]+) \|" * len(kinds) + r" ([\d.]+) \|", line)
     if not m or not table:
         continue
     size = int(m.group(1)) * (1024 if m.group(2) == "K" else 1048576)
     if size < 1048576:
         continue
     total += 1
-    collc, mpi = float(m.group(4)), float(m.group(5))
-    if mpi > 0 and collc >= mpi:
-        met += 1
-    else:
-        ratio = collc / mpi if mpi > 0 else 0
-        misses.append(f"{table}p {m.group(1)}{m.group(2)} ({ratio:.2f}x)")
-print(f"# target, collc >= Open MPI from 1 MiB up: met at {met} of {total} points")
-if misses:
-    print("# missed: " + ", ".join(misses))
+    mpi = float(m.group(3 + len(kinds)))
+    for i, k in enumerate(kinds):
+        collc = float(m.group(3 + i))
+        if mpi > 0 and collc >= mpi:
+            met[k] += 1
+        else:
+            ratio = collc / mpi if mpi > 0 else 0
+            misses[k].append(f"{table}p {m.group(1)}{m.group(2)} ({ratio:.2f}x)")
+for k in kinds:
+    print(f"# target, collc (--buffers {k}) >= Open MPI from 1 MiB up: met at {met[k]} of {total} points")
+    if misses[k]:
+        print(f"# missed (--buffers {k}): " + ", ".join(misses[k]))
 EOF
 if [ "$TUNE" = 1 ]; then
-  cp "$tuning" "$build/host.tuning.json"
-  echo "# the tuning file collc chose from is kept as $build/host.tuning.json; per entry its 3 fastest:"
-  python3 - "$tuning" <<'EOF'
+  for kind in "${kinds[@]}"; do
+  cp "$(tuningFile "$kind")" "$build/tuning-buffers-$kind.json"
+  echo "# the tuning file collc chose from for --buffers $kind is kept as $build/tuning-buffers-$kind.json; per entry its 3 fastest:"
+  python3 - "$(tuningFile "$kind")" <<'EOF'
 import json, sys
 for e in json.load(open(sys.argv[1]))["entries"]:
     c = e["candidates"]
     print(f"#   {e['collective']} {e['ranks']}p {e['bytes_per_rank']}: "
           + ", ".join(f"{x['algorithm']} k={x['chunks_per_part']} {x['seconds'] * 1e6:.0f} us" for x in c[:3]))
 EOF
+  done
 fi
