@@ -574,20 +574,35 @@ Status ChannelRunner::recvReduce(const Instruction &in, uint64_t tile) {
   ReduceOp op = state_.collective.reduction;
   bool stores = in.opcode != Opcode::RecvReduceSend;
   bool sends = in.opcode != Opcode::RecvReduceCopy;
+  // The header from the slot; each chunk's slice where the transport can
+  // point at it without a copy (its slot, or its mapping of the sender's
+  // host buffer), else from the message fetched whole.
   Received message;
-  if (Status s = receive(in, tile, &message); !s.ok())
+  if (Status s = receive(in, tile, &message, /*prefixOnly=*/true); !s.ok())
     return s;
   if (Status s = checkCounts(in, in.src, tile); !s.ok())
     return s;
+  ConnectionKey key{layout_.worldRankOf(in.recvPeer), channel_};
+  size_t offset = size_t(message.payload - message.message);
   if (stores)
     for (uint32_t j = 0; j < in.dst.count; ++j)
       if (Status s = setSlice(in.dst, j, tile, counts_[j], "the reduction");
           !s.ok())
         return s;
   char *out = sends ? writeHeader(tile, in.src) : nullptr;
-  const char *from = message.payload;
   for (uint32_t j = 0; j < in.src.count; ++j) {
     size_t n = size_t(counts_[j]);
+    const void *view = nullptr;
+    if (Status s = state_.transport.viewRecv(key, offset, n * es, &view);
+        !s.ok())
+      return s;
+    offset += n * es;
+    const char *from = static_cast<const char *>(view);
+    if (reinterpret_cast<uintptr_t>(from) % es != 0) {
+      aligned_.resize(n * es / 8 + 1);
+      std::memcpy(aligned_.data(), from, n * es);
+      from = reinterpret_cast<const char *>(aligned_.data());
+    }
     const char *src = sliceData(in.src.buffer, in.src.index + j, tile);
     char *dst =
         stores ? sliceData(in.dst.buffer, in.dst.index + j, tile) : nullptr;
@@ -599,7 +614,6 @@ Status ChannelRunner::recvReduce(const Instruction &in, uint64_t tile) {
     } else {
       reduceElements(type, op, dst, from, src, n);
     }
-    from += n * es;
   }
   if (Status s = release(in); !s.ok())
     return s;

@@ -134,8 +134,7 @@ Status allocateHostBuffer(size_t bytes, void **out) {
                   "allocateHostBuffer: no pointer to fill");
   *out = nullptr;
   if (bytes == 0)
-    return Status(ErrorCode::InvalidArgument,
-                  "allocateHostBuffer of 0 bytes");
+    return Status(ErrorCode::InvalidArgument, "allocateHostBuffer of 0 bytes");
   size_t page = pageBytes();
   if (bytes > (SIZE_MAX >> 2))
     return Status(ErrorCode::InvalidArgument,
@@ -171,8 +170,8 @@ Status allocateHostBuffer(size_t bytes, void **out) {
   b.mapped = mapped;
   b.fd = fd;
   b.key = (uint64_t(uint32_t(fd)) << 32) | r.counter;
-  b.trailer = reinterpret_cast<HostBufferTrailer *>(static_cast<char *>(p) +
-                                                    data);
+  b.trailer =
+      reinterpret_cast<HostBufferTrailer *>(static_cast<char *>(p) + data);
   b.trailer->magic = kHostBufferMagic;
   b.trailer->key = b.key;
   b.trailer->bytes = bytes;

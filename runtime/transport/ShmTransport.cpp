@@ -333,6 +333,8 @@ public:
                        bool *ready) override;
   Status readRecv(const ConnectionKey &from, size_t offset, void *dst,
                   size_t bytes) override;
+  Status viewRecv(const ConnectionKey &from, size_t offset, size_t bytes,
+                  const void **data) override;
   Status checkPeers() override;
   void abort(const std::string &reason) override;
 
@@ -356,6 +358,9 @@ private:
     std::unique_ptr<Segment> segment;
     std::vector<char> fetched;
     uint64_t fetchedHead = UINT64_MAX;
+    /// The host buffers viewRecv pointed into for the current message,
+    /// held until it is released.
+    std::vector<std::shared_ptr<const transport::PeerHostBuffer>> viewed;
   };
   bool front(Receiving &r, Incoming *m) const;
   /// Copies bytes [offset, offset + bytes) of the message's in-place part
@@ -868,10 +873,82 @@ Status ShmTransport::readRecv(const ConnectionKey &from, size_t offset,
                      bytes - inlinePart);
 }
 
+Status ShmTransport::viewRecv(const ConnectionKey &from, size_t offset,
+                              size_t bytes, const void **data) {
+  Receiving *r = nullptr;
+  if (Status s = findRecv("viewRecv from", from, &r); !s.ok())
+    return s;
+  Incoming m;
+  bool ready = front(*r, &m);
+  if (!ready || offset > m.bytes || bytes > m.bytes - offset)
+    return Status(ErrorCode::InvalidArgument,
+                  here() + ": viewRecv of bytes [" + std::to_string(offset) +
+                      ", " + std::to_string(offset + bytes) + ") from peer " +
+                      std::to_string(from.peer) + " on channel " +
+                      std::to_string(from.channel) +
+                      (ready ? " outside its message of " +
+                                   std::to_string(m.bytes) + " bytes"
+                             : " with no message received"));
+  if (r->fetchedHead == r->segment->head()) {
+    *data = r->fetched.data() + offset;
+    return Status::success();
+  }
+  if (offset + bytes <= m.inlineBytes) {
+    *data = m.inlineData + offset;
+    return Status::success();
+  }
+  // Inside one part left in a host buffer of the sender: this rank's
+  // mapping of it.
+  size_t at = m.inlineBytes;
+  for (size_t i = 0; i < m.refCount && offset >= m.inlineBytes; ++i) {
+    PartRef ref;
+    std::memcpy(&ref, m.refs + kRefBytes * i, kRefBytes);
+    size_t partBytes = size_t(ref.bytes);
+    if (offset >= at && offset + bytes <= at + partBytes && ref.hostBuffer) {
+      std::shared_ptr<const transport::PeerHostBuffer> buffer;
+      if (Status s = peerHostBuffer(from, ref.hostBuffer, &buffer); !s.ok())
+        return s;
+      size_t skip = offset - at;
+      if (ref.offset > buffer->bytes() ||
+          skip + bytes > buffer->bytes() - ref.offset)
+        return Status(ErrorCode::TransportError,
+                      here() + ": the message from rank " +
+                          std::to_string(from.peer) + " on channel " +
+                          std::to_string(from.channel) +
+                          " names bytes past the end of its host buffer");
+      *data = buffer->data() + ref.offset + skip;
+      r->viewed.push_back(std::move(buffer));
+      return Status::success();
+    }
+    at += partBytes;
+  }
+  // Elsewhere: the message fetched whole.
+  const void *whole = nullptr;
+  size_t size = 0;
+  if (Status s = tryRecv(from, &whole, &size, &ready); !s.ok())
+    return s;
+  *data = static_cast<const char *>(whole) + offset;
+  return Status::success();
+}
+
 Status ShmTransport::releaseRecv(const ConnectionKey &from) {
   Receiving *r = nullptr;
   if (Status s = findRecv("releaseRecv from", from, &r); !s.ok())
     return s;
+  // What viewRecv pointed at in the sender's memory was read by now: as
+  // after readInPlace, a sender that aborted meanwhile may have changed it.
+  bool viewed = !r->viewed.empty();
+  r->viewed.clear();
+  if (viewed && r->segment->senderAborted()) {
+    (void)r->segment->pop();
+    if (Status s = bootstrap_.checkPeers(); !s.ok())
+      return s;
+    return Status(ErrorCode::PeerFailure,
+                  here() + ": peer rank " + std::to_string(from.peer) +
+                      " failed while this rank read its message (single "
+                      "copy) on channel " +
+                      std::to_string(from.channel));
+  }
   if (!r->segment->pop())
     return Status(ErrorCode::InvalidArgument,
                   here() + ": releaseRecv from peer " +

@@ -45,6 +45,28 @@ Status Transport::tryRecvPrefix(const ConnectionKey &from, const void **data,
   return s;
 }
 
+Status Transport::viewRecv(const ConnectionKey &from, size_t offset,
+                           size_t bytes, const void **view) {
+  const void *data = nullptr;
+  size_t size = 0;
+  bool ready = false;
+  if (Status s = tryRecv(from, &data, &size, &ready); !s.ok())
+    return s;
+  if (!ready || offset > size || bytes > size - offset)
+    return Status(
+        ErrorCode::InvalidArgument,
+        std::string(name()) + " transport, rank " + std::to_string(rank()) +
+            ": viewRecv of bytes [" + std::to_string(offset) + ", " +
+            std::to_string(offset + bytes) + ") from peer " +
+            std::to_string(from.peer) + " on channel " +
+            std::to_string(from.channel) +
+            (ready
+                 ? " outside its message of " + std::to_string(size) + " bytes"
+                 : " with no message received"));
+  *view = static_cast<const char *>(data) + offset;
+  return Status::success();
+}
+
 Status Transport::readRecv(const ConnectionKey &from, size_t offset, void *dst,
                            size_t bytes) {
   const void *data = nullptr;

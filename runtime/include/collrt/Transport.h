@@ -148,6 +148,16 @@ public:
   virtual Status readRecv(const ConnectionKey &from, size_t offset, void *dst,
                           size_t bytes);
 
+  /// Points *data at bytes [offset, offset + bytes) of the message
+  /// tryRecv or tryRecvPrefix returned last on `from` (not yet released),
+  /// valid until releaseRecv, without copying them where the transport can:
+  /// into its slot, or (shm) into this rank's mapping of the sender's host
+  /// buffer (docs/transports.md, "Host buffers"). Where it cannot, the
+  /// message is fetched whole, as tryRecv does. Default: into tryRecv's
+  /// message.
+  virtual Status viewRecv(const ConnectionKey &from, size_t offset,
+                          size_t bytes, const void **data);
+
   /// PeerFailure naming the peer when a peer died or hung up; checked by
   /// waiting callers between polls.
   virtual Status checkPeers() = 0;

@@ -667,8 +667,109 @@ TEST(SingleCopy, DefaultsOnEveryTransport) {
                                std::to_string(bytes) + " bytes"),
               std::string::npos)
         << s.message();
+    const void *view = nullptr;
+    s = world[1].viewRecv({0, 0}, bytes - 4, 8, &view);
+    EXPECT_EQ(s.code(), ErrorCode::InvalidArgument) << s.toString();
+    EXPECT_NE(s.message().find("viewRecv of bytes [" +
+                               std::to_string(bytes - 4) + ", " +
+                               std::to_string(bytes + 4) +
+                               ") from peer 0 on channel 0 outside its "
+                               "message of " +
+                               std::to_string(bytes) + " bytes"),
+              std::string::npos)
+        << s.message();
+    // Inside it: the message's bytes.
+    ASSERT_TRUE(world[1].viewRecv({0, 0}, kHeader, 8, &view).ok());
+    int32_t first[2];
+    std::memcpy(first, view, sizeof first);
+    EXPECT_EQ(first[0], value(2, 0, 0));
+    EXPECT_EQ(first[1], value(2, 0, 1));
     EXPECT_TRUE(world[1].releaseRecv({0, 0}).ok());
   }
+}
+
+TEST(SingleCopy, ViewRecvPointsIntoTheSendersHostBuffer) {
+  // Two shm ranks of this process: rank 1 maps rank 0's host buffers (the
+  // same pages at another address). A view inside one part is a pointer
+  // into that mapping, not a copy; one across parts, or in a part on the
+  // heap, comes from the message fetched whole; the header from the slot.
+  World world;
+  ASSERT_TRUE(makeWorld("shm", 2, &world).ok());
+  ASSERT_TRUE(connectAll(world, pairSpecs(4, 1 << 20), kSeconds).ok());
+  HostOutgoing o;
+  ASSERT_TRUE(makeHostMessage(0, /*heapPart=*/false, &o).ok());
+  ASSERT_TRUE(sendParts(world[0], {1, 0}, o.heap, /*stable=*/true,
+                        Deadline::after(kSeconds))
+                  .ok());
+  const void *data = nullptr;
+  size_t inlineBytes = 0, bytes = 0;
+  bool ready = false;
+  Deadline deadline = Deadline::after(kSeconds);
+  while (!ready && !deadline.expired())
+    ASSERT_TRUE(world[1]
+                    .tryRecvPrefix({0, 0}, &data, &inlineBytes, &bytes, &ready)
+                    .ok());
+  ASSERT_TRUE(ready);
+  ASSERT_EQ(inlineBytes, kHeader);
+  const void *view = nullptr;
+  ASSERT_TRUE(world[1].viewRecv({0, 0}, 0, kHeader, &view).ok());
+  EXPECT_EQ(view, data);
+  // Part 1 (50001 elements) starts after the header and part 0's 16384.
+  size_t part1 = kHeader + 16384 * 4;
+  ASSERT_TRUE(world[1].viewRecv({0, 0}, part1 + 40, 4000, &view).ok());
+  const char *c = static_cast<const char *>(view);
+  const char *own = static_cast<const char *>(o.buffers[1]);
+  EXPECT_TRUE(c < own || c >= own + 50001 * 4)
+      << "a view must be rank 1's own mapping, not rank 0's address";
+  for (size_t i = 0; i < 1000; ++i) {
+    int32_t v;
+    std::memcpy(&v, c + 4 * i, 4);
+    ASSERT_EQ(v, value(0, 1, 10 + i)) << "element " << 10 + i;
+  }
+  // The mapping shares rank 0's pages: a change shows (before the release;
+  // a sender that keeps its promise would not make one).
+  static_cast<int32_t *>(o.buffers[1])[10] = -7;
+  int32_t changed;
+  std::memcpy(&changed, c, 4);
+  EXPECT_EQ(changed, -7);
+  static_cast<int32_t *>(o.buffers[1])[10] = value(0, 1, 10);
+  // Across parts 0 and 1: from the message fetched whole.
+  ASSERT_TRUE(world[1].viewRecv({0, 0}, part1 - 8, 16, &view).ok());
+  int32_t across[4];
+  std::memcpy(across, view, sizeof across);
+  EXPECT_EQ(across[0], value(0, 0, 16382));
+  EXPECT_EQ(across[1], value(0, 0, 16383));
+  EXPECT_EQ(across[2], value(0, 1, 0));
+  EXPECT_EQ(across[3], value(0, 1, 1));
+  EXPECT_TRUE(world[1].releaseRecv({0, 0}).ok());
+  EXPECT_TRUE(world[0].flushSends(Deadline::after(kSeconds)).ok());
+}
+
+TEST(SingleCopy, ASenderThatAbortsAfterAViewFailsTheRelease) {
+  World world;
+  ASSERT_TRUE(makeWorld("shm", 2, &world).ok());
+  ASSERT_TRUE(connectAll(world, pairSpecs(4, 1 << 20), kSeconds).ok());
+  HostOutgoing o;
+  ASSERT_TRUE(makeHostMessage(1, /*heapPart=*/false, &o).ok());
+  ASSERT_TRUE(
+      sendParts(world[0], {1, 0}, o.heap, true, Deadline::after(kSeconds))
+          .ok());
+  const void *data = nullptr;
+  size_t inlineBytes = 0, bytes = 0;
+  bool ready = false;
+  Deadline deadline = Deadline::after(kSeconds);
+  while (!ready && !deadline.expired())
+    ASSERT_TRUE(world[1]
+                    .tryRecvPrefix({0, 0}, &data, &inlineBytes, &bytes, &ready)
+                    .ok());
+  const void *view = nullptr;
+  ASSERT_TRUE(world[1].viewRecv({0, 0}, kHeader, 4096, &view).ok());
+  // Rank 0 gives up while rank 1 uses the view: what rank 1 read may have
+  // changed, so the release says so instead of succeeding.
+  world[0].abort("the test stops rank 0");
+  Status s = world[1].releaseRecv({0, 0});
+  EXPECT_EQ(s.code(), ErrorCode::PeerFailure) << s.toString();
+  EXPECT_NE(s.message().find("rank 0"), std::string::npos) << s.message();
 }
 
 } // namespace
