@@ -486,25 +486,10 @@ Status ChannelRunner::checkCounts(const Instruction &in,
 //===----------------------------------------------------------------------===//
 
 Status ChannelRunner::execute(const Instruction &in, uint64_t tile) {
-  size_t es = layout_.elementSize;
   switch (in.opcode) {
-  case Opcode::Send: {
+  case Opcode::Send:
     loadCounts(in.src, tile);
-    char *payload = writeHeader(tile, in.src);
-    parts_.clear();
-    parts_.push_back(
-        {staging_.data(),
-         size_t(payload - reinterpret_cast<char *>(staging_.data()))});
-    for (uint32_t j = 0; j < in.src.count; ++j) {
-      size_t bytes = size_t(counts_[j]) * es;
-      if (bytes)
-        parts_.push_back(
-            {sliceData(in.src.buffer, in.src.index + j, tile), bytes});
-    }
-    // The input does not change during a run unless the schedule writes it.
-    bool stable = in.src.buffer == Buffer::Input && !layout_.writesInput;
-    return postParts(in, stable);
-  }
+    return postSlices(in, tile, in.src);
   case Opcode::Recv:
     return recvStore(in, tile, /*forward=*/false);
   case Opcode::RecvCopySend:
@@ -521,14 +506,35 @@ Status ChannelRunner::execute(const Instruction &in, uint64_t tile) {
   return Status(ErrorCode::InvalidPlan, "unknown opcode");
 }
 
+Status ChannelRunner::postSlices(const Instruction &in, uint64_t tile,
+                                 const ChunkRange &range) {
+  size_t es = layout_.elementSize;
+  char *payload = writeHeader(tile, range);
+  parts_.clear();
+  parts_.push_back({staging_.data(), size_t(payload - reinterpret_cast<char *>(
+                                                          staging_.data()))});
+  for (uint32_t j = 0; j < range.count; ++j) {
+    size_t bytes = size_t(counts_[j]) * es;
+    if (bytes)
+      parts_.push_back({sliceData(range.buffer, range.index + j, tile), bytes});
+  }
+  return postParts(in, layout_.stableSource(range));
+}
+
 Status ChannelRunner::recvStore(const Instruction &in, uint64_t tile,
                                 bool forward) {
   size_t es = layout_.elementSize;
   // A plain recv reads each slice straight into its place (one copy from
-  // the sender's buffer where the transport left the message there); a
-  // forwarding one takes the message whole, to send it on.
+  // the sender's buffer where the transport left the message there). A
+  // forwarding one does the same and sends the slices from their place
+  // when nothing writes them again (stableSource: the next receiver may
+  // then read them there); otherwise it takes the message whole, to send
+  // it on.
+  bool inPlace = forward && layout_.stableSource(in.dst);
   Received message;
-  if (Status s = receive(in, tile, &message, /*prefixOnly=*/!forward); !s.ok())
+  if (Status s = receive(in, tile, &message,
+                         /*prefixOnly=*/!forward || inPlace);
+      !s.ok())
     return s;
   ConnectionKey from{layout_.worldRankOf(in.recvPeer), channel_};
   size_t offset = size_t(message.payload - message.message);
@@ -538,7 +544,7 @@ Status ChannelRunner::recvStore(const Instruction &in, uint64_t tile,
       return s;
     size_t bytes = size_t(counts_[j]) * es;
     char *to = sliceData(in.dst.buffer, in.dst.index + j, tile);
-    if (bytes && forward)
+    if (bytes && forward && !inPlace)
       std::memcpy(to, message.message + offset, bytes);
     else if (bytes)
       if (Status s = state_.transport.readRecv(from, offset, to, bytes);
@@ -548,6 +554,11 @@ Status ChannelRunner::recvStore(const Instruction &in, uint64_t tile,
   }
   if (!forward)
     return release(in);
+  if (inPlace) {
+    if (Status s = release(in); !s.ok())
+      return s;
+    return postSlices(in, tile, in.dst);
+  }
   // Forward the message as it came (same tile, chunks and slices): straight
   // from the transport's slot when the next connection has room, else
   // through the staging buffer so that the slot is freed while waiting.
@@ -589,7 +600,12 @@ Status ChannelRunner::recvReduce(const Instruction &in, uint64_t tile) {
       if (Status s = setSlice(in.dst, j, tile, counts_[j], "the reduction");
           !s.ok())
         return s;
-  char *out = sends ? writeHeader(tile, in.src) : nullptr;
+  // A result that is stored and sent: reduced into its place, and sent
+  // from there when nothing writes it again (stableSource), so that the
+  // receiver may read it there; otherwise reduced into the staging buffer
+  // behind the header, copied to its place and sent from the staging.
+  bool fromDst = stores && sends && layout_.stableSource(in.dst);
+  char *out = sends && !fromDst ? writeHeader(tile, in.src) : nullptr;
   for (uint32_t j = 0; j < in.src.count; ++j) {
     size_t n = size_t(counts_[j]);
     const void *view = nullptr;
@@ -606,7 +622,9 @@ Status ChannelRunner::recvReduce(const Instruction &in, uint64_t tile) {
     const char *src = sliceData(in.src.buffer, in.src.index + j, tile);
     char *dst =
         stores ? sliceData(in.dst.buffer, in.dst.index + j, tile) : nullptr;
-    if (sends) {
+    if (fromDst) {
+      reduceElements(type, op, dst, from, src, n);
+    } else if (sends) {
       reduceElements(type, op, out, from, src, n);
       if (stores && n)
         std::memcpy(dst, out, n * es);
@@ -619,6 +637,8 @@ Status ChannelRunner::recvReduce(const Instruction &in, uint64_t tile) {
     return s;
   if (!sends)
     return Status::success();
+  if (fromDst)
+    return postSlices(in, tile, in.dst);
   return post(in, staging_.data(), messageBytes());
 }
 

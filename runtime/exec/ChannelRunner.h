@@ -108,6 +108,11 @@ private:
   /// buffer, then the slices where they are); `stable`: the slices do not
   /// change before the run ends (Transport::trySendParts).
   Status postParts(const collc::sched::Instruction &in, bool stable);
+  /// Sends the slices of `range` in tile `tile` (counts_ holds their
+  /// elements) behind a header: postParts, stable when
+  /// RunLayout::stableSource says the slices stay as they are.
+  Status postSlices(const collc::sched::Instruction &in, uint64_t tile,
+                    const collc::sched::ChunkRange &range);
   /// Waits for the next message from the instruction's recv peer and checks
   /// its header against the tile and the chunks the instruction receives;
   /// fills counts_ with the elements of each chunk's slice.

@@ -371,8 +371,10 @@ Status buildRunLayout(const PlanCollective &collective, size_t index,
   layout.tiles = std::max<uint64_t>(
       1, uint64_t((largest + layout.tileElements - 1) / layout.tileElements));
 
-  // This rank's connections.
+  // This rank's connections, and who writes which chunk.
   const RankProgram &mine = program.ranks[size_t(layout.groupRank)];
+  for (int b = 0; b < 3; ++b)
+    layout.writers[b].assign(layout.offsets[b].size() - 1, 0);
   for (uint32_t ch = 0; ch < mine.channels.size(); ++ch)
     for (const Instruction &in : mine.channels[ch].instructions) {
       if (collc::sched::opcodeSends(in.opcode))
@@ -382,6 +384,12 @@ Status buildRunLayout(const PlanCollective &collective, size_t index,
       if (collc::sched::opcodeWritesDst(in.opcode) &&
           in.dst.buffer == Buffer::Input)
         layout.writesInput = true;
+      if (collc::sched::opcodeWritesDst(in.opcode)) {
+        std::vector<uint32_t> &w = layout.writers[int(in.dst.buffer)];
+        for (uint32_t j = 0; j < in.dst.count; ++j)
+          if (in.dst.index + j < w.size())
+            ++w[in.dst.index + j];
+      }
     }
   for (std::vector<ConnectionKey> *keys :
        {&layout.spec.sendTo, &layout.spec.recvFrom}) {

@@ -66,6 +66,29 @@ struct RunLayout {
   /// Whether an instruction of this rank writes its input buffer (the
   /// executor then works on a private copy of sendbuf).
   bool writesInput = false;
+  /// Per chunk of the input, output and scratch buffers (indexed by
+  /// sched::Buffer): how many of this rank's instructions write it (in
+  /// every tile alike).
+  std::vector<uint32_t> writers[3];
+
+  /// Whether the slices of `range` stay unchanged from the moment an
+  /// instruction of this rank reads them until the run ends, so that a
+  /// message may leave them in place for the receiver (Transport.h's
+  /// trySendParts `stable`): chunks that no instruction writes, or (output
+  /// and scratch) that exactly one writes, which a schedule that reads them
+  /// orders before the read. The input qualifies only when nothing writes
+  /// the input buffer (else the executor's private copy of it changes).
+  bool stableSource(const collc::sched::ChunkRange &range) const {
+    if (range.buffer == collc::sched::Buffer::Input && writesInput)
+      return false;
+    const std::vector<uint32_t> &w = writers[int(range.buffer)];
+    for (uint32_t j = 0; j < range.count; ++j)
+      if (range.index + j >= w.size() || w[range.index + j] > 1 ||
+          (range.buffer == collc::sched::Buffer::Input &&
+           w[range.index + j] > 0))
+        return false;
+    return true;
+  }
 
   /// This rank's connections (world ranks), with the plan's slots.
   ConnectionSpec spec;

@@ -7,6 +7,14 @@
 // abort() marks the rank failed on the fabric, so that its peers' calls and
 // checkPeers fail with PeerFailure naming it.
 //
+// Single copy: every rank's memory is this process's, so a message sent
+// with trySendParts(stable) keeps only its header in the slot and
+// references to its other parts; the receiver copies them (readRecv) or
+// reads them where they are (viewRecv), and the sender's flushSends waits
+// until the receivers freed those slots. A receiver that read a part in
+// place checks afterwards that its sender did not fail meanwhile (the
+// sender's caller may then have changed the bytes).
+//
 //===----------------------------------------------------------------------===//
 #include "MemoryRegistry.h"
 #include "SlotRing.h"
@@ -14,10 +22,14 @@
 
 #include "collrt/Transport.h"
 
+#include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
+#include <cstring>
 #include <map>
 #include <mutex>
+#include <thread>
 #include <tuple>
 
 namespace collrt {
@@ -130,10 +142,60 @@ public:
   Status tryRecv(const ConnectionKey &from, const void **data, size_t *bytes,
                  bool *ready) override;
   Status releaseRecv(const ConnectionKey &from) override;
+  Status trySendParts(const ConnectionKey &to, const MessagePart *parts,
+                      size_t count, bool stable, bool *posted) override;
+  Status flushSends(Deadline deadline) override;
+  Status tryRecvPrefix(const ConnectionKey &from, const void **data,
+                       size_t *inlineBytes, size_t *bytes,
+                       bool *ready) override;
+  Status readRecv(const ConnectionKey &from, size_t offset, void *dst,
+                  size_t bytes) override;
+  Status viewRecv(const ConnectionKey &from, size_t offset, size_t bytes,
+                  const void **data) override;
   Status checkPeers() override;
   void abort(const std::string &reason) override;
 
 private:
+  /// The sending side of a connection: its ring, and how many messages
+  /// it pushed up to the last one that left parts in this rank's memory
+  /// (written by the connection's sending thread, read by flushSends).
+  struct Sending {
+    std::shared_ptr<SlotRing> ring;
+    std::atomic<uint64_t> inPlaceUntil{0};
+  };
+  /// The receiving side: its ring, and the message fetched whole for
+  /// tryRecv when parts of it were left in the sender's memory.
+  struct Receiving {
+    std::shared_ptr<SlotRing> ring;
+    std::vector<char> fetched;
+    uint64_t fetchedAt = UINT64_MAX; ///< freed() when it was fetched
+  };
+  /// The receiving side of `from`, or the error of a call named `what`.
+  Status findRecv(const char *what, const ConnectionKey &from, Receiving **r);
+  /// Copies bytes [offset, offset + bytes) of the oldest message of `r`
+  /// (in the slot and the sender's memory) to `dst`.
+  static void copyOut(const char *inlineData, size_t inlineBytes,
+                      const std::vector<SlotRing::Ref> &refs, size_t offset,
+                      char *dst, size_t bytes);
+  /// After reading parts in the sender's memory: PeerFailure when the
+  /// sender failed meanwhile.
+  Status checkSender(const ConnectionKey &from) const {
+    if (!fabric_->anyFailure.load(std::memory_order_acquire))
+      return Status::success();
+    return peerFailed(from.peer);
+  }
+  Status rangeError(const char *what, const ConnectionKey &from, size_t offset,
+                    size_t bytes, bool ready, size_t size) const {
+    return Status(ErrorCode::InvalidArgument,
+                  "in-process transport, rank " + std::to_string(rank_) + ": " +
+                      what + " of bytes [" + std::to_string(offset) + ", " +
+                      std::to_string(offset + bytes) + ") from peer " +
+                      std::to_string(from.peer) + " on channel " +
+                      std::to_string(from.channel) +
+                      (ready ? " outside its message of " +
+                                   std::to_string(size) + " bytes"
+                             : " with no message received"));
+  }
   Status abortedStatus() const {
     if (!aborted_.load(std::memory_order_acquire))
       return Status::success();
@@ -164,8 +226,8 @@ private:
   /// connect() generations this rank completed.
   uint64_t generation_ = 0;
   ConnectionSpec spec_;
-  std::map<ConnectionKey, std::shared_ptr<SlotRing>> sends_;
-  std::map<ConnectionKey, std::shared_ptr<SlotRing>> recvs_;
+  std::map<ConnectionKey, std::unique_ptr<Sending>> sends_;
+  std::map<ConnectionKey, Receiving> recvs_;
   std::atomic<bool> aborted_{false};
   transport::MemoryRegistry memory_;
 };
@@ -178,14 +240,15 @@ Status InProcessTransport::connect(const ConnectionSpec &spec,
       !s.ok())
     return s;
   for (const auto &entry : recvs_)
-    if (entry.second->occupied() > 0)
-      return Status(
-          ErrorCode::InvalidArgument,
-          "in-process transport, rank " + std::to_string(rank_) +
-              ": connect while " + std::to_string(entry.second->occupied()) +
-              " message(s) from peer " + std::to_string(entry.first.peer) +
-              " on channel " + std::to_string(entry.first.channel) +
-              " are not released");
+    if (entry.second.ring->occupied() > 0)
+      return Status(ErrorCode::InvalidArgument,
+                    "in-process transport, rank " + std::to_string(rank_) +
+                        ": connect while " +
+                        std::to_string(entry.second.ring->occupied()) +
+                        " message(s) from peer " +
+                        std::to_string(entry.first.peer) + " on channel " +
+                        std::to_string(entry.first.channel) +
+                        " are not released");
 
   InProcessFabric &f = *fabric_;
   std::shared_ptr<ConnectionTable> table;
@@ -242,10 +305,13 @@ Status InProcessTransport::connect(const ConnectionSpec &spec,
 
   sends_.clear();
   recvs_.clear();
-  for (const ConnectionKey &key : spec.sendTo)
-    sends_[key] = table->rings.at({rank_, key.peer, key.channel});
+  for (const ConnectionKey &key : spec.sendTo) {
+    auto sending = std::make_unique<Sending>();
+    sending->ring = table->rings.at({rank_, key.peer, key.channel});
+    sends_[key] = std::move(sending);
+  }
   for (const ConnectionKey &key : spec.recvFrom)
-    recvs_[key] = table->rings.at({key.peer, rank_, key.channel});
+    recvs_[key].ring = table->rings.at({key.peer, rank_, key.channel});
   spec_ = spec;
   return Status::success();
 }
@@ -274,19 +340,213 @@ Status InProcessTransport::trySend(const ConnectionKey &to, const void *data,
   if (fabric_->anyFailure.load(std::memory_order_acquire))
     if (Status s = peerFailed(to.peer); !s.ok())
       return s;
-  *posted = it->second->tryPush(data, bytes);
+  *posted = it->second->ring->tryPush(data, bytes);
+  return Status::success();
+}
+
+Status InProcessTransport::trySendParts(const ConnectionKey &to,
+                                        const MessagePart *parts, size_t count,
+                                        bool stable, bool *posted) {
+  *posted = false;
+  if (Status s = abortedStatus(); !s.ok())
+    return s;
+  auto it = sends_.find(to);
+  if (it == sends_.end())
+    return unknown("trySend to", to);
+  size_t total = 0;
+  for (size_t i = 0; i < count; ++i) {
+    if (parts[i].bytes > 0 && !parts[i].data)
+      return Status(ErrorCode::InvalidArgument,
+                    "in-process transport, rank " + std::to_string(rank_) +
+                        ": trySend of " + std::to_string(parts[i].bytes) +
+                        " bytes from a null pointer");
+    total += parts[i].bytes;
+  }
+  if (count == 0 || total > spec_.slotBytes)
+    return Status(ErrorCode::InvalidArgument,
+                  "in-process transport, rank " + std::to_string(rank_) +
+                      ": trySend of " + std::to_string(total) + " bytes in " +
+                      std::to_string(count) + " part(s) to peer " +
+                      std::to_string(to.peer) + " on channel " +
+                      std::to_string(to.channel) +
+                      (count == 0 ? ": no parts"
+                                  : " exceeds slotBytes = " +
+                                        std::to_string(spec_.slotBytes)));
+  if (fabric_->anyFailure.load(std::memory_order_acquire))
+    if (Status s = peerFailed(to.peer); !s.ok())
+      return s;
+  // Each channel's thread sends on its own connections: its own list.
+  thread_local std::vector<SlotRing::Ref> refs;
+  refs.resize(count);
+  for (size_t i = 0; i < count; ++i)
+    refs[i] = {static_cast<const char *>(parts[i].data), parts[i].bytes};
+  bool inPlace = stable && count > 1;
+  Sending &sending = *it->second;
+  *posted = sending.ring->tryPushParts(refs.data(), count, inPlace);
+  if (*posted && inPlace)
+    sending.inPlaceUntil.store(sending.ring->pushed(),
+                               std::memory_order_release);
+  return Status::success();
+}
+
+Status InProcessTransport::flushSends(Deadline deadline) {
+  // sends_ changes only at connect, on this thread.
+  uint32_t rounds = 0;
+  for (auto &entry : sends_) {
+    const Sending &sending = *entry.second;
+    for (;;) {
+      if (Status s = abortedStatus(); !s.ok())
+        return s;
+      uint64_t until = sending.inPlaceUntil.load(std::memory_order_acquire);
+      uint64_t freed = sending.ring->freed();
+      if (freed >= until)
+        break;
+      if (fabric_->anyFailure.load(std::memory_order_acquire))
+        if (Status s = peerFailed(entry.first.peer); !s.ok())
+          return s;
+      if (deadline.expired())
+        return Status(ErrorCode::Timeout,
+                      "in-process transport, rank " + std::to_string(rank_) +
+                          ": rank " + std::to_string(entry.first.peer) +
+                          " did not read the messages this rank left in its "
+                          "memory for it on channel " +
+                          std::to_string(entry.first.channel) +
+                          " (single copy; " + std::to_string(freed) + " of " +
+                          std::to_string(until) + " released)");
+      if (++rounds < 64)
+        std::this_thread::yield();
+      else
+        std::this_thread::sleep_for(std::chrono::microseconds(20));
+    }
+  }
+  return Status::success();
+}
+
+Status InProcessTransport::findRecv(const char *what, const ConnectionKey &from,
+                                    Receiving **r) {
+  if (Status s = abortedStatus(); !s.ok())
+    return s;
+  auto it = recvs_.find(from);
+  if (it == recvs_.end())
+    return unknown(what, from);
+  *r = &it->second;
+  return Status::success();
+}
+
+void InProcessTransport::copyOut(const char *inlineData, size_t inlineBytes,
+                                 const std::vector<SlotRing::Ref> &refs,
+                                 size_t offset, char *dst, size_t bytes) {
+  size_t end = offset + bytes;
+  if (offset < inlineBytes) {
+    size_t n = std::min(end, inlineBytes) - offset;
+    std::memcpy(dst, inlineData + offset, n);
+  }
+  size_t at = inlineBytes;
+  for (const SlotRing::Ref &ref : refs) {
+    size_t lo = std::max(at, offset), hi = std::min(at + ref.bytes, end);
+    if (lo < hi)
+      std::memcpy(dst + (lo - offset), ref.data + (lo - at), hi - lo);
+    at += ref.bytes;
+  }
+}
+
+Status InProcessTransport::tryRecvPrefix(const ConnectionKey &from,
+                                         const void **data, size_t *inlineBytes,
+                                         size_t *bytes, bool *ready) {
+  *ready = false;
+  Receiving *r = nullptr;
+  if (Status s = findRecv("tryRecv from", from, &r); !s.ok())
+    return s;
+  const char *inlineData = nullptr;
+  const std::vector<SlotRing::Ref> *refs = nullptr;
+  if (!r->ring->frontParts(&inlineData, inlineBytes, bytes, &refs)) {
+    if (fabric_->anyFailure.load(std::memory_order_acquire))
+      return peerFailed(from.peer);
+    return Status::success();
+  }
+  if (r->fetchedAt == r->ring->freed()) {
+    *data = r->fetched.data();
+    *inlineBytes = *bytes;
+  } else {
+    *data = inlineData;
+  }
+  *ready = true;
+  return Status::success();
+}
+
+Status InProcessTransport::readRecv(const ConnectionKey &from, size_t offset,
+                                    void *dst, size_t bytes) {
+  Receiving *r = nullptr;
+  if (Status s = findRecv("readRecv from", from, &r); !s.ok())
+    return s;
+  const char *inlineData = nullptr;
+  size_t inlineBytes = 0, size = 0;
+  const std::vector<SlotRing::Ref> *refs = nullptr;
+  bool ready = r->ring->frontParts(&inlineData, &inlineBytes, &size, &refs);
+  if (!ready || offset > size || bytes > size - offset)
+    return rangeError("readRecv", from, offset, bytes, ready, size);
+  copyOut(inlineData, inlineBytes, *refs, offset, static_cast<char *>(dst),
+          bytes);
+  return refs->empty() ? Status::success() : checkSender(from);
+}
+
+Status InProcessTransport::viewRecv(const ConnectionKey &from, size_t offset,
+                                    size_t bytes, const void **data) {
+  Receiving *r = nullptr;
+  if (Status s = findRecv("viewRecv from", from, &r); !s.ok())
+    return s;
+  const char *inlineData = nullptr;
+  size_t inlineBytes = 0, size = 0;
+  const std::vector<SlotRing::Ref> *refs = nullptr;
+  bool ready = r->ring->frontParts(&inlineData, &inlineBytes, &size, &refs);
+  if (!ready || offset > size || bytes > size - offset)
+    return rangeError("viewRecv", from, offset, bytes, ready, size);
+  if (r->fetchedAt == r->ring->freed()) {
+    *data = r->fetched.data() + offset;
+    return Status::success();
+  }
+  if (offset + bytes <= inlineBytes) {
+    *data = inlineData + offset;
+    return Status::success();
+  }
+  size_t at = inlineBytes;
+  for (const SlotRing::Ref &ref : *refs) {
+    if (offset >= at && offset + bytes <= at + ref.bytes) {
+      *data = ref.data + (offset - at);
+      return Status::success();
+    }
+    at += ref.bytes;
+  }
+  const void *whole = nullptr;
+  if (Status s = tryRecv(from, &whole, &size, &ready); !s.ok())
+    return s;
+  *data = static_cast<const char *>(whole) + offset;
   return Status::success();
 }
 
 Status InProcessTransport::tryRecv(const ConnectionKey &from, const void **data,
                                    size_t *bytes, bool *ready) {
   *ready = false;
-  if (Status s = abortedStatus(); !s.ok())
+  Receiving *r = nullptr;
+  if (Status s = findRecv("tryRecv from", from, &r); !s.ok())
     return s;
-  auto it = recvs_.find(from);
-  if (it == recvs_.end())
-    return unknown("tryRecv from", from);
-  if (it->second->front(data, bytes)) {
+  const char *inlineData = nullptr;
+  size_t inlineBytes = 0;
+  const std::vector<SlotRing::Ref> *refs = nullptr;
+  if (r->ring->frontParts(&inlineData, &inlineBytes, bytes, &refs)) {
+    if (refs->empty()) {
+      *data = inlineData;
+    } else {
+      // Parts left in the sender's memory: fetched whole, once per message.
+      if (r->fetchedAt != r->ring->freed()) {
+        r->fetched.resize(*bytes);
+        copyOut(inlineData, inlineBytes, *refs, 0, r->fetched.data(), *bytes);
+        if (Status s = checkSender(from); !s.ok())
+          return s;
+        r->fetchedAt = r->ring->freed();
+      }
+      *data = r->fetched.data();
+    }
     *ready = true;
     return Status::success();
   }
@@ -296,18 +556,23 @@ Status InProcessTransport::tryRecv(const ConnectionKey &from, const void **data,
 }
 
 Status InProcessTransport::releaseRecv(const ConnectionKey &from) {
-  if (Status s = abortedStatus(); !s.ok())
+  Receiving *r = nullptr;
+  if (Status s = findRecv("releaseRecv from", from, &r); !s.ok())
     return s;
-  auto it = recvs_.find(from);
-  if (it == recvs_.end())
-    return unknown("releaseRecv from", from);
-  if (!it->second->pop())
+  const char *inlineData = nullptr;
+  size_t inlineBytes = 0, size = 0;
+  const std::vector<SlotRing::Ref> *refs = nullptr;
+  // Views into the sender's memory were read by now: as after a copy, a
+  // sender that failed meanwhile may have changed what they showed.
+  bool inPlace = r->ring->frontParts(&inlineData, &inlineBytes, &size, &refs) &&
+                 !refs->empty();
+  if (!r->ring->pop())
     return Status(ErrorCode::InvalidArgument,
                   "in-process transport, rank " + std::to_string(rank_) +
                       ": releaseRecv from peer " + std::to_string(from.peer) +
                       " on channel " + std::to_string(from.channel) +
                       " with no message received");
-  return Status::success();
+  return inPlace ? checkSender(from) : Status::success();
 }
 
 Status InProcessTransport::checkPeers() {

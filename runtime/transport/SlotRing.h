@@ -64,6 +64,8 @@ public:
       }
     }
     slot.bytes = bytes;
+    slot.inlineBytes = bytes;
+    slot.refs.clear();
     return slot.data.get();
   }
   void commit() {
@@ -80,6 +82,60 @@ public:
     commit();
     return true;
   }
+
+  /// A part of a message left in the sender's memory.
+  struct Ref {
+    const char *data;
+    size_t bytes;
+  };
+  /// Sender side: a message of `count` parts; false when every slot is
+  /// taken. Gathered into the slot, or with `inPlace` only parts[0] is
+  /// copied and the others are kept as references (the sender keeps them
+  /// unchanged until the receiver frees the slot).
+  bool tryPushParts(const Ref *parts, size_t count, bool inPlace) {
+    if (!canPush())
+      return false;
+    size_t total = 0;
+    for (size_t i = 0; i < count; ++i)
+      total += parts[i].bytes;
+    size_t copied = inPlace ? parts[0].bytes : total;
+    char *dst = reserve(copied);
+    Slot &slot = buffers_[tail_.load(std::memory_order_relaxed) % slots_];
+    slot.refs.clear();
+    for (size_t i = 0, at = 0; i < count; ++i) {
+      if (inPlace && i > 0) {
+        slot.refs.push_back(parts[i]);
+        continue;
+      }
+      if (parts[i].bytes)
+        std::memcpy(dst + at, parts[i].data, parts[i].bytes);
+      at += parts[i].bytes;
+    }
+    slot.bytes = total;
+    slot.inlineBytes = copied;
+    commit();
+    return true;
+  }
+  /// Receiver side: the oldest message as its parts: the first
+  /// *inlineBytes bytes in the slot, the rest (*refs, may be empty) in the
+  /// sender's memory; false when none is there.
+  bool frontParts(const char **inlineData, size_t *inlineBytes, size_t *bytes,
+                  const std::vector<Ref> **refs) const {
+    uint64_t head = head_.load(std::memory_order_relaxed);
+    if (head == tail_.load(std::memory_order_acquire))
+      return false;
+    const Slot &slot = buffers_[head % slots_];
+    *inlineData = slot.data.get();
+    *inlineBytes = slot.inlineBytes;
+    *bytes = slot.bytes;
+    *refs = &slot.refs;
+    return true;
+  }
+  /// Messages freed by the receiver so far (a sender waits for the ones it
+  /// left references in).
+  uint64_t freed() const { return head_.load(std::memory_order_acquire); }
+  /// Messages pushed so far (sender side).
+  uint64_t pushed() const { return tail_.load(std::memory_order_relaxed); }
 
   /// Receiver side: the oldest message, or false when none is there.
   bool front(const void **data, size_t *bytes) const {
@@ -109,8 +165,10 @@ public:
 private:
   struct Slot {
     std::unique_ptr<char[]> data;
-    size_t capacity = 0; ///< bytes `data` holds
-    size_t bytes = 0;    ///< of the message in it
+    size_t capacity = 0;    ///< bytes `data` holds
+    size_t bytes = 0;       ///< of the message in it
+    size_t inlineBytes = 0; ///< of those, in `data`; the rest in `refs`
+    std::vector<Ref> refs;
   };
   const uint32_t slots_;
   std::vector<Slot> buffers_;

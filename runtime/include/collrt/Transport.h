@@ -111,10 +111,11 @@ public:
   /// lets the sender reuse it.
   virtual Status releaseRecv(const ConnectionKey &from) = 0;
 
-  // Single copy. A transport that can read another process's memory (shm
-  // with cross-memory attach, docs/transports.md) may move a large message
-  // once, from the sender's buffers straight into the receiver's, instead
-  // of into a slot and out of it. These calls have defaults that copy as
+  // Single copy. A transport that can read the sender's memory (in-process,
+  // whose ranks share it; shm with cross-memory attach or host buffers,
+  // docs/transports.md) may move a large message once, from the sender's
+  // buffers straight into the receiver's, instead of into a slot and out
+  // of it. These calls have defaults that copy as
   // trySend and tryRecv do, so every transport implements them and a
   // caller need not know which one it has.
 
