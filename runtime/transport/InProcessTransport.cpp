@@ -24,12 +24,10 @@
 
 #include <algorithm>
 #include <atomic>
-#include <chrono>
 #include <condition_variable>
 #include <cstring>
 #include <map>
 #include <mutex>
-#include <thread>
 #include <tuple>
 
 namespace collrt {
@@ -184,18 +182,28 @@ private:
       return Status::success();
     return peerFailed(from.peer);
   }
-  Status rangeError(const char *what, const ConnectionKey &from, size_t offset,
-                    size_t bytes, bool ready, size_t size) const {
-    return Status(ErrorCode::InvalidArgument,
-                  "in-process transport, rank " + std::to_string(rank_) + ": " +
-                      what + " of bytes [" + std::to_string(offset) + ", " +
-                      std::to_string(offset + bytes) + ") from peer " +
-                      std::to_string(from.peer) + " on channel " +
-                      std::to_string(from.channel) +
-                      (ready ? " outside its message of " +
-                                   std::to_string(size) + " bytes"
-                             : " with no message received"));
+  /// The oldest message from `from` as its parts, for a `call` of bytes
+  /// [offset, offset + bytes) in it (outsideMessage otherwise).
+  struct Front {
+    Receiving *r = nullptr;
+    const char *inlineData = nullptr;
+    size_t inlineBytes = 0, size = 0;
+    const std::vector<SlotRing::Ref> *refs = nullptr;
+  };
+  Status frontRange(const char *call, const ConnectionKey &from, size_t offset,
+                    size_t bytes, Front *f) {
+    std::string what = std::string(call) + " from";
+    if (Status s = findRecv(what.c_str(), from, &f->r); !s.ok())
+      return s;
+    bool ready = f->r->ring->frontParts(&f->inlineData, &f->inlineBytes,
+                                        &f->size, &f->refs);
+    if (!ready || offset > f->size || bytes > f->size - offset)
+      return transport::outsideMessage(
+          "in-process transport, rank " + std::to_string(rank_), call, from,
+          offset, bytes, ready, f->size);
+    return Status::success();
   }
+
   Status abortedStatus() const {
     if (!aborted_.load(std::memory_order_acquire))
       return Status::success();
@@ -354,24 +362,11 @@ Status InProcessTransport::trySendParts(const ConnectionKey &to,
   if (it == sends_.end())
     return unknown("trySend to", to);
   size_t total = 0;
-  for (size_t i = 0; i < count; ++i) {
-    if (parts[i].bytes > 0 && !parts[i].data)
-      return Status(ErrorCode::InvalidArgument,
-                    "in-process transport, rank " + std::to_string(rank_) +
-                        ": trySend of " + std::to_string(parts[i].bytes) +
-                        " bytes from a null pointer");
-    total += parts[i].bytes;
-  }
-  if (count == 0 || total > spec_.slotBytes)
-    return Status(ErrorCode::InvalidArgument,
-                  "in-process transport, rank " + std::to_string(rank_) +
-                      ": trySend of " + std::to_string(total) + " bytes in " +
-                      std::to_string(count) + " part(s) to peer " +
-                      std::to_string(to.peer) + " on channel " +
-                      std::to_string(to.channel) +
-                      (count == 0 ? ": no parts"
-                                  : " exceeds slotBytes = " +
-                                        std::to_string(spec_.slotBytes)));
+  if (Status s = transport::checkParts(
+          "in-process transport, rank " + std::to_string(rank_), to, parts,
+          count, spec_.slotBytes, &total);
+      !s.ok())
+    return s;
   if (fabric_->anyFailure.load(std::memory_order_acquire))
     if (Status s = peerFailed(to.peer); !s.ok())
       return s;
@@ -391,35 +386,27 @@ Status InProcessTransport::trySendParts(const ConnectionKey &to,
 
 Status InProcessTransport::flushSends(Deadline deadline) {
   // sends_ changes only at connect, on this thread.
-  uint32_t rounds = 0;
-  for (auto &entry : sends_) {
-    const Sending &sending = *entry.second;
-    for (;;) {
-      if (Status s = abortedStatus(); !s.ok())
-        return s;
-      uint64_t until = sending.inPlaceUntil.load(std::memory_order_acquire);
-      uint64_t freed = sending.ring->freed();
-      if (freed >= until)
-        break;
-      if (fabric_->anyFailure.load(std::memory_order_acquire))
-        if (Status s = peerFailed(entry.first.peer); !s.ok())
-          return s;
-      if (deadline.expired())
-        return Status(ErrorCode::Timeout,
-                      "in-process transport, rank " + std::to_string(rank_) +
-                          ": rank " + std::to_string(entry.first.peer) +
-                          " did not read the messages this rank left in its "
-                          "memory for it on channel " +
-                          std::to_string(entry.first.channel) +
-                          " (single copy; " + std::to_string(freed) + " of " +
-                          std::to_string(until) + " released)");
-      if (++rounds < 64)
-        std::this_thread::yield();
-      else
-        std::this_thread::sleep_for(std::chrono::microseconds(20));
-    }
+  std::vector<ConnectionKey> keys;
+  std::vector<const Sending *> sendings;
+  for (const auto &entry : sends_) {
+    keys.push_back(entry.first);
+    sendings.push_back(entry.second.get());
   }
-  return Status::success();
+  return transport::waitForReaders(
+      "in-process transport, rank " + std::to_string(rank_), keys,
+      [&](size_t k) {
+        return transport::LeftInPlace{
+            sendings[k]->ring->freed(),
+            sendings[k]->inPlaceUntil.load(std::memory_order_acquire)};
+      },
+      [&](size_t k) {
+        if (Status s = abortedStatus(); !s.ok())
+          return s;
+        if (fabric_->anyFailure.load(std::memory_order_acquire))
+          return peerFailed(keys[k].peer);
+        return Status::success();
+      },
+      deadline);
 }
 
 Status InProcessTransport::findRecv(const char *what, const ConnectionKey &from,
@@ -476,41 +463,29 @@ Status InProcessTransport::tryRecvPrefix(const ConnectionKey &from,
 
 Status InProcessTransport::readRecv(const ConnectionKey &from, size_t offset,
                                     void *dst, size_t bytes) {
-  Receiving *r = nullptr;
-  if (Status s = findRecv("readRecv from", from, &r); !s.ok())
+  Front f;
+  if (Status s = frontRange("readRecv", from, offset, bytes, &f); !s.ok())
     return s;
-  const char *inlineData = nullptr;
-  size_t inlineBytes = 0, size = 0;
-  const std::vector<SlotRing::Ref> *refs = nullptr;
-  bool ready = r->ring->frontParts(&inlineData, &inlineBytes, &size, &refs);
-  if (!ready || offset > size || bytes > size - offset)
-    return rangeError("readRecv", from, offset, bytes, ready, size);
-  copyOut(inlineData, inlineBytes, *refs, offset, static_cast<char *>(dst),
-          bytes);
-  return refs->empty() ? Status::success() : checkSender(from);
+  copyOut(f.inlineData, f.inlineBytes, *f.refs, offset,
+          static_cast<char *>(dst), bytes);
+  return f.refs->empty() ? Status::success() : checkSender(from);
 }
 
 Status InProcessTransport::viewRecv(const ConnectionKey &from, size_t offset,
                                     size_t bytes, const void **data) {
-  Receiving *r = nullptr;
-  if (Status s = findRecv("viewRecv from", from, &r); !s.ok())
+  Front f;
+  if (Status s = frontRange("viewRecv", from, offset, bytes, &f); !s.ok())
     return s;
-  const char *inlineData = nullptr;
-  size_t inlineBytes = 0, size = 0;
-  const std::vector<SlotRing::Ref> *refs = nullptr;
-  bool ready = r->ring->frontParts(&inlineData, &inlineBytes, &size, &refs);
-  if (!ready || offset > size || bytes > size - offset)
-    return rangeError("viewRecv", from, offset, bytes, ready, size);
-  if (r->fetchedAt == r->ring->freed()) {
-    *data = r->fetched.data() + offset;
+  if (f.r->fetchedAt == f.r->ring->freed()) {
+    *data = f.r->fetched.data() + offset;
     return Status::success();
   }
-  if (offset + bytes <= inlineBytes) {
-    *data = inlineData + offset;
+  if (offset + bytes <= f.inlineBytes) {
+    *data = f.inlineData + offset;
     return Status::success();
   }
-  size_t at = inlineBytes;
-  for (const SlotRing::Ref &ref : *refs) {
+  size_t at = f.inlineBytes;
+  for (const SlotRing::Ref &ref : *f.refs) {
     if (offset >= at && offset + bytes <= at + ref.bytes) {
       *data = ref.data + (offset - at);
       return Status::success();
@@ -518,6 +493,8 @@ Status InProcessTransport::viewRecv(const ConnectionKey &from, size_t offset,
     at += ref.bytes;
   }
   const void *whole = nullptr;
+  size_t size = 0;
+  bool ready = false;
   if (Status s = tryRecv(from, &whole, &size, &ready); !s.ok())
     return s;
   *data = static_cast<const char *>(whole) + offset;

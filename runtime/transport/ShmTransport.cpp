@@ -58,7 +58,6 @@
 #include <mutex>
 #include <random>
 #include <sstream>
-#include <thread>
 
 namespace collrt {
 
@@ -849,14 +848,8 @@ Status ShmTransport::readRecv(const ConnectionKey &from, size_t offset,
   Incoming m;
   bool ready = front(*r, &m);
   if (!ready || offset > m.bytes || bytes > m.bytes - offset)
-    return Status(ErrorCode::InvalidArgument,
-                  here() + ": readRecv of bytes [" + std::to_string(offset) +
-                      ", " + std::to_string(offset + bytes) + ") from peer " +
-                      std::to_string(from.peer) + " on channel " +
-                      std::to_string(from.channel) +
-                      (ready ? " outside its message of " +
-                                   std::to_string(m.bytes) + " bytes"
-                             : " with no message received"));
+    return transport::outsideMessage(here(), "readRecv", from, offset, bytes,
+                                     ready, m.bytes);
   char *out = static_cast<char *>(dst);
   if (r->fetchedHead == r->segment->head()) {
     if (bytes)
@@ -881,14 +874,8 @@ Status ShmTransport::viewRecv(const ConnectionKey &from, size_t offset,
   Incoming m;
   bool ready = front(*r, &m);
   if (!ready || offset > m.bytes || bytes > m.bytes - offset)
-    return Status(ErrorCode::InvalidArgument,
-                  here() + ": viewRecv of bytes [" + std::to_string(offset) +
-                      ", " + std::to_string(offset + bytes) + ") from peer " +
-                      std::to_string(from.peer) + " on channel " +
-                      std::to_string(from.channel) +
-                      (ready ? " outside its message of " +
-                                   std::to_string(m.bytes) + " bytes"
-                             : " with no message received"));
+    return transport::outsideMessage(here(), "viewRecv", from, offset, bytes,
+                                     ready, m.bytes);
   if (r->fetchedHead == r->segment->head()) {
     *data = r->fetched.data() + offset;
     return Status::success();
@@ -968,22 +955,10 @@ Status ShmTransport::trySendParts(const ConnectionKey &to,
   if (it == sends_.end())
     return unknown("trySend to", to);
   size_t total = 0;
-  for (size_t i = 0; i < count; ++i) {
-    if (parts[i].bytes > 0 && !parts[i].data)
-      return Status(ErrorCode::InvalidArgument,
-                    here() + ": trySend of " + std::to_string(parts[i].bytes) +
-                        " bytes from a null pointer");
-    total += parts[i].bytes;
-  }
-  if (count == 0 || total > spec_.slotBytes)
-    return Status(ErrorCode::InvalidArgument,
-                  here() + ": trySend of " + std::to_string(total) +
-                      " bytes in " + std::to_string(count) +
-                      " part(s) to peer " + std::to_string(to.peer) +
-                      " on channel " + std::to_string(to.channel) +
-                      (count == 0 ? ": no parts"
-                                  : " exceeds slotBytes = " +
-                                        std::to_string(spec_.slotBytes)));
+  if (Status s = transport::checkParts(here(), to, parts, count,
+                                       spec_.slotBytes, &total);
+      !s.ok())
+    return s;
   bool inPlace = stable && singleCopyBytes_ > 0 && count > 1 &&
                  (readsMe_[size_t(to.peer)] || mapsMe_[size_t(to.peer)]) &&
                  total - parts[0].bytes >= singleCopyBytes_ &&
@@ -1014,33 +989,24 @@ Status ShmTransport::trySendParts(const ConnectionKey &to,
 Status ShmTransport::flushSends(Deadline deadline) {
   // sends_ changes only at connect (on this thread): reading it here races
   // with nothing; each connection's counters are its own.
-  uint32_t rounds = 0;
-  for (auto &entry : sends_) {
-    const Segment &segment = *entry.second;
-    for (;;) {
-      if (Status s = abortedStatus(); !s.ok())
-        return s;
-      uint64_t until = segment.inPlaceUntil();
-      if (segment.freed() >= until)
-        break;
-      if (Status s = bootstrap_.checkPeers(); !s.ok())
-        return s;
-      if (deadline.expired())
-        return Status(ErrorCode::Timeout,
-                      here() + ": rank " + std::to_string(entry.first.peer) +
-                          " did not read the messages this rank left in its "
-                          "memory for it on channel " +
-                          std::to_string(entry.first.channel) +
-                          " (single copy; " + std::to_string(segment.freed()) +
-                          " of " + std::to_string(until) + " released)");
-      // The receivers are copying: yield at first, then sleep briefly.
-      if (++rounds < 64)
-        std::this_thread::yield();
-      else
-        std::this_thread::sleep_for(std::chrono::microseconds(20));
-    }
+  std::vector<ConnectionKey> keys;
+  std::vector<const Segment *> segments;
+  for (const auto &entry : sends_) {
+    keys.push_back(entry.first);
+    segments.push_back(entry.second.get());
   }
-  return Status::success();
+  return transport::waitForReaders(
+      here(), keys,
+      [&](size_t k) {
+        return transport::LeftInPlace{segments[k]->freed(),
+                                      segments[k]->inPlaceUntil()};
+      },
+      [&](size_t) {
+        if (Status s = abortedStatus(); !s.ok())
+          return s;
+        return bootstrap_.checkPeers();
+      },
+      deadline);
 }
 
 Status ShmTransport::checkPeers() {
@@ -1211,6 +1177,43 @@ Status ShmTransport::probeSingleCopy(Deadline deadline) {
   return Status::success();
 }
 
+/// Peers (all but `self`) grouped by what a probe found: those where both
+/// directions hold (*both), the others by why not (*problems): `mine[r]`
+/// whether this rank can do it with rank r (else `whyMine[r]`, after
+/// `thisCannot`), `theirs[r]` whether r can with this rank (else
+/// `whyTheirs[r]`, after `itCannot`).
+static void groupPeers(int32_t self, const std::vector<bool> &mine,
+                       const std::vector<std::string> &whyMine,
+                       const std::vector<bool> &theirs,
+                       const std::vector<std::string> &whyTheirs,
+                       const char *thisCannot, const char *itCannot,
+                       std::vector<int32_t> *both,
+                       std::map<std::string, std::vector<int32_t>> *problems) {
+  for (size_t r = 0; r < mine.size(); ++r) {
+    if (int32_t(r) == self)
+      continue;
+    if (mine[r] && theirs[r]) {
+      both->push_back(int32_t(r));
+      continue;
+    }
+    std::string why;
+    if (!mine[r])
+      why = thisCannot + whyMine[r];
+    if (!theirs[r])
+      why += std::string(why.empty() ? "" : "; ") + itCannot + whyTheirs[r];
+    (*problems)[why].push_back(int32_t(r));
+  }
+}
+
+/// "3", "1, 4 and 5".
+static std::string listRanks(const std::vector<int32_t> &ranks) {
+  std::string out;
+  for (size_t i = 0; i < ranks.size(); ++i)
+    out += (i ? (i + 1 == ranks.size() ? " and " : ", ") : "") +
+           std::to_string(ranks[i]);
+  return out;
+}
+
 std::string ShmTransport::describe() const {
   std::string text = "shm: rank " + std::to_string(rank()) + " (pid " +
                      std::to_string(::getpid()) + "), ";
@@ -1223,31 +1226,14 @@ std::string ShmTransport::describe() const {
   if (singleCopyBytes_ == 0)
     return text + "single copy off (" + variable +
            "): every message is copied into a slot and out of it";
-  // Peers grouped by what holds for them.
+  auto ranks = [](const std::vector<int32_t> &r) {
+    return "rank" + std::string(r.size() > 1 ? "s " : " ") + listRanks(r);
+  };
   std::vector<int32_t> both;
   std::map<std::string, std::vector<int32_t>> problems;
-  for (size_t r = 0; r < canRead_.size(); ++r) {
-    if (int32_t(r) == rank())
-      continue;
-    if (canRead_[r] && readsMe_[r]) {
-      both.push_back(int32_t(r));
-      continue;
-    }
-    std::string why;
-    if (!canRead_[r])
-      why = "this rank cannot read its memory: " + cannotRead_[r];
-    if (!readsMe_[r])
-      why += std::string(why.empty() ? "" : "; ") +
-             "it cannot read this rank's: " + cannotReadMe_[r];
-    problems[why].push_back(int32_t(r));
-  }
-  auto list = [](const std::vector<int32_t> &ranks) {
-    std::string out;
-    for (size_t i = 0; i < ranks.size(); ++i)
-      out += (i ? (i + 1 == ranks.size() ? " and " : ", ") : "") +
-             std::to_string(ranks[i]);
-    return out;
-  };
+  groupPeers(rank(), canRead_, cannotRead_, readsMe_, cannotReadMe_,
+             "this rank cannot read its memory: ",
+             "it cannot read this rank's: ", &both, &problems);
   text += "single copy (cross-memory attach: the receiver copies a message "
           "from the sender's memory with process_vm_readv) for payloads of "
           "at least " +
@@ -1255,31 +1241,17 @@ std::string ShmTransport::describe() const {
   if (problems.empty())
     text += both.empty() ? " (no peers)" : " with every peer";
   else if (!both.empty())
-    text +=
-        " with rank" + std::string(both.size() > 1 ? "s " : " ") + list(both);
+    text += " with " + ranks(both);
   for (const auto &entry : problems)
-    text += "; single copy unavailable with rank" +
-            std::string(entry.second.size() > 1 ? "s " : " ") +
-            list(entry.second) + " (" + entry.first +
+    text += "; single copy unavailable with " + ranks(entry.second) + " (" +
+            entry.first +
             "): their messages are copied into a slot and out of it";
-  // Host buffers: the same grouping for mapping.
+  // Host buffers, grouped the same way.
   std::vector<int32_t> mapping;
   std::map<std::string, std::vector<int32_t>> notMapping;
-  for (size_t r = 0; r < canMap_.size(); ++r) {
-    if (int32_t(r) == rank())
-      continue;
-    if (canMap_[r] && mapsMe_[r]) {
-      mapping.push_back(int32_t(r));
-      continue;
-    }
-    std::string why;
-    if (!canMap_[r])
-      why = "this rank cannot map them: " + cannotMap_[r];
-    if (!mapsMe_[r])
-      why += std::string(why.empty() ? "" : "; ") +
-             "it cannot map this rank's: " + cannotMapMe_[r];
-    notMapping[why].push_back(int32_t(r));
-  }
+  groupPeers(rank(), canMap_, cannotMap_, mapsMe_, cannotMapMe_,
+             "this rank cannot map them: ", "it cannot map this rank's: ",
+             &mapping, &notMapping);
   if (mapping.empty() && notMapping.empty())
     return text;
   text += "; host buffers (collrt::allocateHostBuffer) mapped by the "
@@ -1287,12 +1259,9 @@ std::string ShmTransport::describe() const {
   if (notMapping.empty())
     return text + " with every peer";
   if (!mapping.empty())
-    text += " with rank" + std::string(mapping.size() > 1 ? "s " : " ") +
-            list(mapping);
+    text += " with " + ranks(mapping);
   for (const auto &entry : notMapping)
-    text += "; not with rank" +
-            std::string(entry.second.size() > 1 ? "s " : " ") +
-            list(entry.second) + " (" + entry.first + ")";
+    text += "; not with " + ranks(entry.second) + " (" + entry.first + ")";
   return text;
 }
 

@@ -1,8 +1,10 @@
 //===- SpecCheck.cpp - checks shared by every transport -------------------===//
 #include "SpecCheck.h"
 
+#include <chrono>
 #include <set>
 #include <sstream>
+#include <thread>
 
 namespace collrt {
 namespace transport {
@@ -142,6 +144,73 @@ std::string rankList(const std::vector<int32_t> &ranks) {
     out += std::to_string(ranks[i]);
   }
   return out;
+}
+
+Status checkParts(const std::string &where, const ConnectionKey &to,
+                  const MessagePart *parts, size_t count, size_t slotBytes,
+                  size_t *total) {
+  *total = 0;
+  for (size_t i = 0; i < count; ++i) {
+    if (parts[i].bytes > 0 && !parts[i].data)
+      return Status(ErrorCode::InvalidArgument,
+                    where + ": trySend of " + std::to_string(parts[i].bytes) +
+                        " bytes from a null pointer");
+    *total += parts[i].bytes;
+  }
+  if (count == 0 || *total > slotBytes)
+    return Status(
+        ErrorCode::InvalidArgument,
+        where + ": trySend of " + std::to_string(*total) + " bytes in " +
+            std::to_string(count) + " part(s) to peer " +
+            std::to_string(to.peer) + " on channel " +
+            std::to_string(to.channel) +
+            (count == 0 ? ": no parts"
+                        : " exceeds slotBytes = " + std::to_string(slotBytes)));
+  return Status::success();
+}
+
+Status waitForReaders(const std::string &where,
+                      const std::vector<ConnectionKey> &keys,
+                      const std::function<LeftInPlace(size_t)> &progress,
+                      const std::function<Status(size_t)> &check,
+                      Deadline deadline) {
+  uint32_t rounds = 0;
+  for (size_t k = 0; k < keys.size(); ++k) {
+    for (;;) {
+      LeftInPlace p = progress(k);
+      if (p.freed >= p.until)
+        break;
+      if (Status s = check(k); !s.ok())
+        return s;
+      if (deadline.expired())
+        return Status(ErrorCode::Timeout,
+                      where + ": rank " + std::to_string(keys[k].peer) +
+                          " did not read the messages this rank left in its "
+                          "memory for it on channel " +
+                          std::to_string(keys[k].channel) + " (single copy; " +
+                          std::to_string(p.freed) + " of " +
+                          std::to_string(p.until) + " released)");
+      // The receivers are copying: yield at first, then sleep briefly.
+      if (++rounds < 64)
+        std::this_thread::yield();
+      else
+        std::this_thread::sleep_for(std::chrono::microseconds(20));
+    }
+  }
+  return Status::success();
+}
+
+Status outsideMessage(const std::string &where, const char *call,
+                      const ConnectionKey &from, size_t offset, size_t bytes,
+                      bool ready, size_t size) {
+  return Status(
+      ErrorCode::InvalidArgument,
+      where + ": " + call + " of bytes [" + std::to_string(offset) + ", " +
+          std::to_string(offset + bytes) + ") from peer " +
+          std::to_string(from.peer) + " on channel " +
+          std::to_string(from.channel) +
+          (ready ? " outside its message of " + std::to_string(size) + " bytes"
+                 : " with no message received"));
 }
 
 } // namespace transport

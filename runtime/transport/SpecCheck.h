@@ -4,6 +4,7 @@
 
 #include "collrt/Transport.h"
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -33,6 +34,38 @@ Status checkSpecsAgree(const char *transport, int32_t rank,
 /// connections are wrong).
 Status checkAllSpecsAgree(const char *transport, int32_t rank,
                           const std::vector<ConnectionSpec> &specs);
+
+/// InvalidArgument for a readRecv or viewRecv (`call`) of bytes [offset,
+/// offset + bytes) from `from` when no message is there (!ready) or the
+/// range lies outside its `size` bytes; `where` names the transport and
+/// rank ("shm transport, rank 2").
+Status outsideMessage(const std::string &where, const char *call,
+                      const ConnectionKey &from, size_t offset, size_t bytes,
+                      bool ready, size_t size);
+
+/// InvalidArgument for a trySendParts to `to` whose parts are none, hold
+/// bytes at a null address, or add up to more than `slotBytes`; else
+/// *total is their bytes. `where` as for outsideMessage.
+Status checkParts(const std::string &where, const ConnectionKey &to,
+                  const MessagePart *parts, size_t count, size_t slotBytes,
+                  size_t *total);
+
+/// One connection's progress as flushSends sees it: messages the receiver
+/// freed, and how many it must free (up to the last one left in place).
+struct LeftInPlace {
+  uint64_t freed = 0, until = 0;
+};
+/// flushSends of a transport that leaves messages in the sender's memory:
+/// returns when progress(k).freed reaches progress(k).until for every
+/// connection keys[k], polling (yield, then 20 us sleeps) and, while it
+/// waits, failing with what check(k) returns (the abort, a dead peer);
+/// Timeout at `deadline` naming the peer and channel. `where` as for
+/// outsideMessage.
+Status waitForReaders(const std::string &where,
+                      const std::vector<ConnectionKey> &keys,
+                      const std::function<LeftInPlace(size_t)> &progress,
+                      const std::function<Status(size_t)> &check,
+                      Deadline deadline);
 
 /// "rank 3", "ranks 1, 4 and 5".
 std::string rankList(const std::vector<int32_t> &ranks);

@@ -5,6 +5,8 @@
 // tryRecvPrefix is tryRecv, readRecv copies out of tryRecv's message.
 //
 //===----------------------------------------------------------------------===//
+#include "SpecCheck.h"
+
 #include "collrt/Transport.h"
 
 #include <cstring>
@@ -45,48 +47,42 @@ Status Transport::tryRecvPrefix(const ConnectionKey &from, const void **data,
   return s;
 }
 
-Status Transport::viewRecv(const ConnectionKey &from, size_t offset,
-                           size_t bytes, const void **view) {
+/// The message tryRecv returns on `from` and the range [offset, offset +
+/// bytes) in it: *at points there.
+static Status messageRange(Transport &t, const char *call,
+                           const ConnectionKey &from, size_t offset,
+                           size_t bytes, const char **at) {
   const void *data = nullptr;
   size_t size = 0;
   bool ready = false;
-  if (Status s = tryRecv(from, &data, &size, &ready); !s.ok())
+  if (Status s = t.tryRecv(from, &data, &size, &ready); !s.ok())
     return s;
   if (!ready || offset > size || bytes > size - offset)
-    return Status(
-        ErrorCode::InvalidArgument,
-        std::string(name()) + " transport, rank " + std::to_string(rank()) +
-            ": viewRecv of bytes [" + std::to_string(offset) + ", " +
-            std::to_string(offset + bytes) + ") from peer " +
-            std::to_string(from.peer) + " on channel " +
-            std::to_string(from.channel) +
-            (ready
-                 ? " outside its message of " + std::to_string(size) + " bytes"
-                 : " with no message received"));
-  *view = static_cast<const char *>(data) + offset;
+    return transport::outsideMessage(
+        std::string(t.name()) + " transport, rank " + std::to_string(t.rank()),
+        call, from, offset, bytes, ready, size);
+  *at = static_cast<const char *>(data) + offset;
+  return Status::success();
+}
+
+Status Transport::viewRecv(const ConnectionKey &from, size_t offset,
+                           size_t bytes, const void **view) {
+  const char *at = nullptr;
+  if (Status s = messageRange(*this, "viewRecv", from, offset, bytes, &at);
+      !s.ok())
+    return s;
+  *view = at;
   return Status::success();
 }
 
 Status Transport::readRecv(const ConnectionKey &from, size_t offset, void *dst,
                            size_t bytes) {
-  const void *data = nullptr;
-  size_t size = 0;
-  bool ready = false;
-  if (Status s = tryRecv(from, &data, &size, &ready); !s.ok())
+  const char *at = nullptr;
+  if (Status s = messageRange(*this, "readRecv", from, offset, bytes, &at);
+      !s.ok())
     return s;
-  if (!ready || offset > size || bytes > size - offset)
-    return Status(
-        ErrorCode::InvalidArgument,
-        std::string(name()) + " transport, rank " + std::to_string(rank()) +
-            ": readRecv of bytes [" + std::to_string(offset) + ", " +
-            std::to_string(offset + bytes) + ") from peer " +
-            std::to_string(from.peer) + " on channel " +
-            std::to_string(from.channel) +
-            (ready
-                 ? " outside its message of " + std::to_string(size) + " bytes"
-                 : " with no message received"));
   if (bytes)
-    std::memcpy(dst, static_cast<const char *>(data) + offset, bytes);
+    std::memcpy(dst, at, bytes);
   return Status::success();
 }
 

@@ -1,4 +1,5 @@
-//===- RunLayoutTest.cpp - which slices a send may leave in place ----------===//
+//===- RunLayoutTest.cpp - which slices a send may leave in place
+//----------===//
 //
 // RunLayout::stableSource decides whether a message's slices may stay in
 // the sender's memory until the run ends (Transport.h's trySendParts
@@ -26,8 +27,8 @@ using exec::RunLayout;
 RunLayout layoutOf(const Program &program, int32_t rank, int64_t count) {
   Plan plan = makePlan(program, DataType::F32, ReduceOp::Sum);
   RunLayout layout;
-  Status s = buildRunLayout(plan.collectives[0], 0, rank,
-                            program.numRanks, count, 1 << 20, &layout);
+  Status s = buildRunLayout(plan.collectives[0], 0, rank, program.numRanks,
+                            count, 1 << 20, &layout);
   EXPECT_TRUE(s.ok()) << s.toString();
   return layout;
 }
