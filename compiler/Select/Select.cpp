@@ -614,7 +614,7 @@ bool Selector::applyTuning(
           .str();
   text += "host " + entry->host + ", " + entry->transport +
           (entry->processes ? " between processes" : " between threads") +
-          ", " + entry->measured + ")";
+          ", " + entry->buffers + " buffers, " + entry->measured + ")";
   if (entry->candidates.size() > 1)
     text += "; measured next: " + entry->candidates[1].algorithm +
             " k=" + std::to_string(entry->candidates[1].chunksPerPart) + " " +

@@ -146,8 +146,8 @@ private:
       return fail(path, "an entry is a JSON object");
     if (!only(value, path,
               {"collective", "ranks", "dtype", "reduction", "bytes_per_rank",
-               "host", "transport", "processes", "measured", "rounds", "iters",
-               "candidates"}))
+               "host", "transport", "processes", "buffers", "measured",
+               "rounds", "iters", "candidates"}))
       return false;
     std::string name;
     if (!text(value, path, "collective", &name))
@@ -183,6 +183,13 @@ private:
     if (!processes->is_boolean())
       return fail(path + ".processes", "must be true or false");
     entry->processes = processes->get<bool>();
+    entry->buffers = "malloc";
+    if (value.contains("buffers")) {
+      if (!text(value, path, "buffers", &entry->buffers))
+        return false;
+      if (entry->buffers != "malloc" && entry->buffers != "host")
+        return fail(path + ".buffers", "must be \"malloc\" or \"host\"");
+    }
     if (!integer(value, path, "rounds", 1, 1000000, &n))
       return false;
     entry->rounds = int(n);
@@ -312,6 +319,7 @@ std::string tuningToJson(const TuningTable &table) {
         << ",\n     \"host\": " << quote(e.host)
         << ", \"transport\": " << quote(e.transport)
         << ", \"processes\": " << (e.processes ? "true" : "false")
+        << ", \"buffers\": " << quote(e.buffers)
         << ", \"measured\": " << quote(e.measured)
         << ", \"rounds\": " << e.rounds << ", \"iters\": " << e.iters
         << ",\n     \"candidates\": [";

@@ -155,6 +155,7 @@ Status runOrTune(const RunSetup &setup, const TuneSetup *tune,
     entry.host = host;
     entry.transport = comm.transportName();
     entry.processes = tune->processes;
+    entry.buffers = o.buffers;
     entry.measured = measured;
     entry.rounds = o.tuneRounds;
     entry.iters = o.iters;

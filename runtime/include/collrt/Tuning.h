@@ -50,6 +50,11 @@ struct TuningEntry {
   std::string host;
   std::string transport;
   bool processes = false;
+  /// Where the ranks' buffers came from: "malloc" (the heap) or "host"
+  /// (collrt::allocateHostBuffer, `collc-run --buffers host`), which the
+  /// shm transport copies faster; a file without the key was written
+  /// before collc-run had host buffers, so its entries read as "malloc".
+  std::string buffers = "malloc";
   std::string measured;
   int rounds = 1;
   int iters = 1;

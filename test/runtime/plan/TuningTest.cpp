@@ -20,6 +20,7 @@ TuningEntry entry(Collective c, int32_t ranks, int64_t bytes,
   e.host = "h\"ost";
   e.transport = "shm";
   e.processes = true;
+  e.buffers = "host";
   e.measured = "2026-11-30T10:00:00Z";
   e.rounds = 3;
   e.iters = 20;
@@ -52,6 +53,7 @@ TEST(TuningTest, RoundTripKeepsEveryField) {
   EXPECT_EQ(e.host, "h\"ost");
   EXPECT_EQ(e.transport, "shm");
   EXPECT_TRUE(e.processes);
+  EXPECT_EQ(e.buffers, "host");
   EXPECT_EQ(e.rounds, 3);
   EXPECT_EQ(e.iters, 20);
   ASSERT_EQ(e.candidates.size(), 2u);
@@ -160,6 +162,16 @@ TEST(TuningTest, RejectsWithThePathAndTheRule) {
             "t.json: entries[0].reduction: unknown reduction \"add\"");
   EXPECT_EQ(parseError(edit("\"processes\": true", "\"processes\": 1")),
             "t.json: entries[0].processes: must be true or false");
+  EXPECT_EQ(parseError(edit("\"buffers\": \"host\"", "\"buffers\": \"gpu\"")),
+            "t.json: entries[0].buffers: must be \"malloc\" or \"host\"");
+  {
+    // A file written before collc-run had host buffers: malloc.
+    TuningTable old;
+    ASSERT_TRUE(
+        tuningFromJson(edit("\"buffers\": \"host\", ", ""), "t.json", &old)
+            .ok());
+    EXPECT_EQ(old.entries[0].buffers, "malloc");
+  }
   EXPECT_EQ(parseError(edit("\"host\": \"h\\\"ost\", ", "")),
             "t.json: entries[0].host: is missing");
   EXPECT_EQ(parseError(edit("\"seconds\": 0.001", "\"seconds\": 0")),
