@@ -103,6 +103,9 @@ struct PartRef {
 /// COLLC_SHM_SINGLE_COPY: "off" (or 0) or the smallest payload moved by
 /// single copy, in bytes with an optional K, M or G (powers of 1024).
 constexpr size_t kDefaultSingleCopyBytes = 64 << 10;
+/// For messages whose parts all lie in host buffers the receiver maps: a
+/// memcpy, no system call (docs/transports.md, "Host buffers").
+constexpr size_t kDefaultHostBufferCopyBytes = 4 << 10;
 bool parseSingleCopy(const char *text, size_t *threshold, std::string *error) {
   std::string v = text ? text : "";
   if (v.empty()) {
@@ -420,6 +423,10 @@ private:
   /// setting as given, and per world rank its pid, whether this rank reads
   /// its memory, whether it reads this rank's, and why not.
   size_t singleCopyBytes_ = kDefaultSingleCopyBytes;
+  /// The same for messages whose parts all lie in host buffers the peer
+  /// maps: kDefaultHostBufferCopyBytes, or singleCopyBytes_ when
+  /// COLLC_SHM_SINGLE_COPY is set.
+  size_t hostBufferCopyBytes_ = kDefaultHostBufferCopyBytes;
   std::string singleCopySetting_;
   bool probed_ = false;
   uint64_t probeToken_ = 0;
@@ -959,26 +966,32 @@ Status ShmTransport::trySendParts(const ConnectionKey &to,
                                        spec_.slotBytes, &total);
       !s.ok())
     return s;
+  // Parts that all lie in host buffers the peer maps go in place from
+  // hostBufferCopyBytes_ up (a memcpy, no system call), others from
+  // singleCopyBytes_ up, and only where the peer can read this process.
+  size_t payload = total - parts[0].bytes;
   bool inPlace = stable && singleCopyBytes_ > 0 && count > 1 &&
                  (readsMe_[size_t(to.peer)] || mapsMe_[size_t(to.peer)]) &&
-                 total - parts[0].bytes >= singleCopyBytes_ &&
+                 payload >= std::min(singleCopyBytes_, hostBufferCopyBytes_) &&
                  inPlaceSlotBytes(count - 1, parts[0].bytes) <=
                      roundUp(spec_.slotBytes, kLine);
   // Channels of several threads send at once: each its own references.
   thread_local std::vector<PartRef> refs;
   if (inPlace) {
-    // Each part's host buffer, where it lies in one the peer can map; a
-    // peer that cannot read this rank's other memory gets such parts only.
     refs.assign(count - 1, PartRef());
-    for (size_t i = 1; i < count && inPlace; ++i) {
+    bool allHost = true;
+    for (size_t i = 1; i < count; ++i) {
       PartRef &ref = refs[i - 1];
       ref.address = uint64_t(reinterpret_cast<uintptr_t>(parts[i].data));
       ref.bytes = parts[i].bytes;
-      bool found = mapsMe_[size_t(to.peer)] &&
-                   transport::findHostBuffer(parts[i].data, parts[i].bytes,
-                                             &ref.hostBuffer, &ref.offset);
-      inPlace = found || readsMe_[size_t(to.peer)];
+      allHost = mapsMe_[size_t(to.peer)] &&
+                transport::findHostBuffer(parts[i].data, parts[i].bytes,
+                                          &ref.hostBuffer, &ref.offset) &&
+                allHost;
     }
+    inPlace = allHost
+                  ? payload >= hostBufferCopyBytes_
+                  : readsMe_[size_t(to.peer)] && payload >= singleCopyBytes_;
   }
   *posted = it->second->tryPushParts(parts, count, inPlace, refs.data());
   if (!*posted)
@@ -1042,6 +1055,9 @@ Status ShmTransport::probeSingleCopy(Deadline deadline) {
   // announcement, or the peers' deadline, stops the others).
   if (!parseSingleCopy(setting, &singleCopyBytes_, &error))
     return Status(ErrorCode::InvalidArgument, here() + ": " + error);
+  hostBufferCopyBytes_ = singleCopySetting_.empty()
+                             ? kDefaultHostBufferCopyBytes
+                             : singleCopyBytes_;
   const bool on = singleCopyBytes_ > 0;
   // Let the other ranks read this process (Yama's ptrace_scope 1 allows
   // only ancestors otherwise; EINVAL where Yama is absent: nothing to do).
@@ -1256,10 +1272,12 @@ std::string ShmTransport::describe() const {
     return text;
   text += "; host buffers (collrt::allocateHostBuffer) mapped by the "
           "receiver and copied with memcpy";
+  std::string from =
+      ", for payloads of at least " + formatSize(hostBufferCopyBytes_);
   if (notMapping.empty())
-    return text + " with every peer";
+    return text + " with every peer" + from;
   if (!mapping.empty())
-    text += " with " + ranks(mapping);
+    text += " with " + ranks(mapping) + from;
   for (const auto &entry : notMapping)
     text += "; not with " + ranks(entry.second) + " (" + entry.first + ")";
   return text;

@@ -497,6 +497,67 @@ TEST(SingleCopy, TheSettingIsReportedAndObeyed) {
   }
 }
 
+/// Sends a header and one part of `bytes` (from a host buffer or the
+/// heap) from world[0] to world[1]; whether it stayed in place.
+bool sentInPlace(World &world, size_t bytes, bool host) {
+  std::vector<unsigned char> header(kHeader, 7), heap(bytes, 9);
+  void *buffer = nullptr;
+  if (host) {
+    EXPECT_TRUE(allocateHostBuffer(bytes, &buffer).ok());
+    std::memset(buffer, 9, bytes);
+  }
+  MessagePart parts[2] = {{header.data(), kHeader},
+                          {host ? buffer : heap.data(), bytes}};
+  bool posted = false;
+  EXPECT_TRUE(
+      world[0].trySendParts({1, 0}, parts, 2, /*stable=*/true, &posted).ok());
+  EXPECT_TRUE(posted);
+  const void *data = nullptr;
+  size_t inlineBytes = 0, size = 0;
+  bool ready = false;
+  Deadline deadline = Deadline::after(kSeconds);
+  while (!ready && !deadline.expired())
+    EXPECT_TRUE(world[1]
+                    .tryRecvPrefix({0, 0}, &data, &inlineBytes, &size, &ready)
+                    .ok());
+  std::vector<unsigned char> got(size);
+  EXPECT_TRUE(world[1].readRecv({0, 0}, 0, got.data(), size).ok());
+  EXPECT_EQ(got[kHeader + bytes / 2], 9);
+  EXPECT_TRUE(world[1].releaseRecv({0, 0}).ok());
+  EXPECT_TRUE(world[0].flushSends(Deadline::after(kSeconds)).ok());
+  EXPECT_TRUE(freeHostBuffer(buffer).ok());
+  return inlineBytes < size;
+}
+
+TEST(SingleCopy, HostBufferMessagesGoInPlaceFrom4KiB) {
+  {
+    World world;
+    ASSERT_TRUE(makeWorld("shm", 2, &world).ok());
+    ASSERT_TRUE(connectAll(world, pairSpecs(4, 1 << 20), kSeconds).ok());
+    EXPECT_NE(world[0].describe().find("copied with memcpy with every peer, "
+                                       "for payloads of at least 4 KiB"),
+              std::string::npos)
+        << world[0].describe();
+    EXPECT_TRUE(sentInPlace(world, 8192, /*host=*/true));
+    EXPECT_TRUE(sentInPlace(world, 4096, true));
+    EXPECT_FALSE(sentInPlace(world, 4095, true));
+    EXPECT_FALSE(sentInPlace(world, 8192, /*host=*/false));
+    EXPECT_TRUE(sentInPlace(world, 65536, false));
+  }
+  {
+    // A setting applies to both kinds.
+    SingleCopySetting big("64K");
+    World world;
+    ASSERT_TRUE(makeWorld("shm", 2, &world).ok());
+    ASSERT_TRUE(connectAll(world, pairSpecs(4, 1 << 20), kSeconds).ok());
+    EXPECT_NE(world[0].describe().find("for payloads of at least 64 KiB"),
+              std::string::npos)
+        << world[0].describe();
+    EXPECT_FALSE(sentInPlace(world, 8192, true));
+    EXPECT_TRUE(sentInPlace(world, 65536, true));
+  }
+}
+
 TEST(SingleCopy, UnstablePartsAreCopied) {
   World world;
   ASSERT_TRUE(makeWorld("shm", 2, &world).ok());
