@@ -622,9 +622,7 @@ Status ChannelRunner::recvReduce(const Instruction &in, uint64_t tile) {
     const char *src = sliceData(in.src.buffer, in.src.index + j, tile);
     char *dst =
         stores ? sliceData(in.dst.buffer, in.dst.index + j, tile) : nullptr;
-    if (fromDst) {
-      reduceElements(type, op, dst, from, src, n);
-    } else if (sends) {
+    if (sends && !fromDst) {
       reduceElements(type, op, out, from, src, n);
       if (stores && n)
         std::memcpy(dst, out, n * es);

@@ -377,6 +377,16 @@ private:
   Status peerHostBuffer(const ConnectionKey &from, uint64_t key,
                         std::shared_ptr<const transport::PeerHostBuffer> *out);
   Status findRecv(const char *what, const ConnectionKey &key, Receiving **r);
+  /// The oldest message from `from` for a `call` (readRecv, viewRecv) of
+  /// bytes [offset, offset + bytes) in it; outsideMessage when it has none.
+  Status frontRange(const char *call, const ConnectionKey &from, size_t offset,
+                    size_t bytes, Receiving **r, Incoming *m);
+  /// Where bytes [skip, skip + bytes) of a part left in the sender's host
+  /// buffer are in this rank's mapping of it (*buffer keeps it mapped).
+  Status inHostBuffer(const ConnectionKey &from, const PartRef &ref,
+                      size_t skip, size_t bytes,
+                      std::shared_ptr<const transport::PeerHostBuffer> *buffer,
+                      const char **at);
 
   std::string here() const {
     return "shm transport, rank " + std::to_string(rank());
@@ -761,16 +771,11 @@ Status ShmTransport::readInPlace(const ConnectionKey &from, const Incoming &m,
     size_t skip = lo - (at - partBytes);
     if (ref.hostBuffer) {
       std::shared_ptr<const transport::PeerHostBuffer> buffer;
-      if (Status s = peerHostBuffer(from, ref.hostBuffer, &buffer); !s.ok())
+      const char *at = nullptr;
+      if (Status s = inHostBuffer(from, ref, skip, hi - lo, &buffer, &at);
+          !s.ok())
         return s;
-      if (ref.offset > buffer->bytes() ||
-          skip + (hi - lo) > buffer->bytes() - ref.offset)
-        return Status(ErrorCode::TransportError,
-                      here() + ": the message from rank " +
-                          std::to_string(from.peer) + " on channel " +
-                          std::to_string(from.channel) +
-                          " names bytes past the end of its host buffer");
-      std::memcpy(to, buffer->data() + ref.offset + skip, hi - lo);
+      std::memcpy(to, at, hi - lo);
       continue;
     }
     if (Status s = readPeerMemory(
@@ -847,16 +852,41 @@ Status ShmTransport::tryRecvPrefix(const ConnectionKey &from, const void **data,
   return Status::success();
 }
 
+Status ShmTransport::frontRange(const char *call, const ConnectionKey &from,
+                                size_t offset, size_t bytes, Receiving **r,
+                                Incoming *m) {
+  std::string what = std::string(call) + " from";
+  if (Status s = findRecv(what.c_str(), from, r); !s.ok())
+    return s;
+  bool ready = front(**r, m);
+  if (!ready || offset > m->bytes || bytes > m->bytes - offset)
+    return transport::outsideMessage(here(), call, from, offset, bytes, ready,
+                                     m->bytes);
+  return Status::success();
+}
+
+Status ShmTransport::inHostBuffer(
+    const ConnectionKey &from, const PartRef &ref, size_t skip, size_t bytes,
+    std::shared_ptr<const transport::PeerHostBuffer> *buffer, const char **at) {
+  if (Status s = peerHostBuffer(from, ref.hostBuffer, buffer); !s.ok())
+    return s;
+  if (ref.offset > (*buffer)->bytes() ||
+      skip + bytes > (*buffer)->bytes() - ref.offset)
+    return Status(ErrorCode::TransportError,
+                  here() + ": the message from rank " +
+                      std::to_string(from.peer) + " on channel " +
+                      std::to_string(from.channel) +
+                      " names bytes past the end of its host buffer");
+  *at = (*buffer)->data() + ref.offset + skip;
+  return Status::success();
+}
+
 Status ShmTransport::readRecv(const ConnectionKey &from, size_t offset,
                               void *dst, size_t bytes) {
   Receiving *r = nullptr;
-  if (Status s = findRecv("readRecv from", from, &r); !s.ok())
-    return s;
   Incoming m;
-  bool ready = front(*r, &m);
-  if (!ready || offset > m.bytes || bytes > m.bytes - offset)
-    return transport::outsideMessage(here(), "readRecv", from, offset, bytes,
-                                     ready, m.bytes);
+  if (Status s = frontRange("readRecv", from, offset, bytes, &r, &m); !s.ok())
+    return s;
   char *out = static_cast<char *>(dst);
   if (r->fetchedHead == r->segment->head()) {
     if (bytes)
@@ -876,13 +906,9 @@ Status ShmTransport::readRecv(const ConnectionKey &from, size_t offset,
 Status ShmTransport::viewRecv(const ConnectionKey &from, size_t offset,
                               size_t bytes, const void **data) {
   Receiving *r = nullptr;
-  if (Status s = findRecv("viewRecv from", from, &r); !s.ok())
-    return s;
   Incoming m;
-  bool ready = front(*r, &m);
-  if (!ready || offset > m.bytes || bytes > m.bytes - offset)
-    return transport::outsideMessage(here(), "viewRecv", from, offset, bytes,
-                                     ready, m.bytes);
+  if (Status s = frontRange("viewRecv", from, offset, bytes, &r, &m); !s.ok())
+    return s;
   if (r->fetchedHead == r->segment->head()) {
     *data = r->fetched.data() + offset;
     return Status::success();
@@ -900,17 +926,12 @@ Status ShmTransport::viewRecv(const ConnectionKey &from, size_t offset,
     size_t partBytes = size_t(ref.bytes);
     if (offset >= at && offset + bytes <= at + partBytes && ref.hostBuffer) {
       std::shared_ptr<const transport::PeerHostBuffer> buffer;
-      if (Status s = peerHostBuffer(from, ref.hostBuffer, &buffer); !s.ok())
+      const char *view = nullptr;
+      if (Status s =
+              inHostBuffer(from, ref, offset - at, bytes, &buffer, &view);
+          !s.ok())
         return s;
-      size_t skip = offset - at;
-      if (ref.offset > buffer->bytes() ||
-          skip + bytes > buffer->bytes() - ref.offset)
-        return Status(ErrorCode::TransportError,
-                      here() + ": the message from rank " +
-                          std::to_string(from.peer) + " on channel " +
-                          std::to_string(from.channel) +
-                          " names bytes past the end of its host buffer");
-      *data = buffer->data() + ref.offset + skip;
+      *data = view;
       r->viewed.push_back(std::move(buffer));
       return Status::success();
     }
@@ -919,6 +940,7 @@ Status ShmTransport::viewRecv(const ConnectionKey &from, size_t offset,
   // Elsewhere: the message fetched whole.
   const void *whole = nullptr;
   size_t size = 0;
+  bool ready = false;
   if (Status s = tryRecv(from, &whole, &size, &ready); !s.ok())
     return s;
   *data = static_cast<const char *>(whole) + offset;

@@ -59,6 +59,16 @@ ConnectionSpec pair(int32_t rank, uint32_t slots, size_t slotBytes) {
   return spec;
 }
 
+/// makeShmRank, then its connection with the other rank of the pair (4
+/// slots of 1 MiB each way).
+Status connectShmRank(int32_t rank, int32_t port, std::unique_ptr<Bootstrap> *b,
+                      std::unique_ptr<Transport> *t) {
+  Status s = makeShmRank(rank, port, b, t);
+  if (s.ok())
+    s = (*t)->connect(pair(rank, 4, 1 << 20), Deadline::after(kSeconds));
+  return s;
+}
+
 /// Message m: a header of kHeader bytes, then parts of these many int32
 /// elements, element i of part p being value(m, p, i).
 std::vector<size_t> partElements(int m) {
@@ -186,9 +196,7 @@ TEST(SingleCopy, AcrossProcessesEveryElement) {
   pid_t child = forkChild([&] {
     std::unique_ptr<Bootstrap> b;
     std::unique_ptr<Transport> t;
-    Status s = makeShmRank(1, port, &b, &t);
-    if (s.ok())
-      s = t->connect(pair(1, 4, 1 << 20), Deadline::after(kSeconds));
+    Status s = connectShmRank(1, port, &b, &t);
     if (!s.ok()) {
       std::fprintf(stderr, "child: %s\n", s.toString().c_str());
       return 2;
@@ -215,9 +223,7 @@ TEST(SingleCopy, AcrossProcessesEveryElement) {
   ASSERT_GT(child, 0);
   std::unique_ptr<Bootstrap> b;
   std::unique_ptr<Transport> t;
-  Status s = makeShmRank(0, port, &b, &t);
-  if (s.ok())
-    s = t->connect(pair(0, 4, 1 << 20), Deadline::after(kSeconds));
+  Status s = connectShmRank(0, port, &b, &t);
   ASSERT_TRUE(s.ok()) << s.toString();
   EXPECT_NE(t->describe().find("single copy (cross-memory attach"),
             std::string::npos)
@@ -267,9 +273,7 @@ TEST(SingleCopy, UnavailableIsSaidAndMessagesAreCopied) {
     }
     std::unique_ptr<Bootstrap> b;
     std::unique_ptr<Transport> t;
-    Status s = makeShmRank(1, port, &b, &t);
-    if (s.ok())
-      s = t->connect(pair(1, 4, 1 << 20), Deadline::after(kSeconds));
+    Status s = connectShmRank(1, port, &b, &t);
     if (!s.ok()) {
       std::fprintf(stderr, "child: %s\n", s.toString().c_str());
       return 3;
@@ -301,9 +305,7 @@ TEST(SingleCopy, UnavailableIsSaidAndMessagesAreCopied) {
   ASSERT_GT(child, 0);
   std::unique_ptr<Bootstrap> b;
   std::unique_ptr<Transport> t;
-  Status s = makeShmRank(0, port, &b, &t);
-  if (s.ok())
-    s = t->connect(pair(0, 4, 1 << 20), Deadline::after(kSeconds));
+  Status s = connectShmRank(0, port, &b, &t);
   ASSERT_TRUE(s.ok()) << s.toString();
   // This rank can read rank 1, but rank 1 cannot read it.
   std::string line = t->describe();
@@ -363,9 +365,7 @@ TEST(SingleCopy, HostBuffersAreMappedWithoutProcessVmReadv) {
     }
     std::unique_ptr<Bootstrap> b;
     std::unique_ptr<Transport> t;
-    Status s = makeShmRank(1, port, &b, &t);
-    if (s.ok())
-      s = t->connect(pair(1, 4, 1 << 20), Deadline::after(kSeconds));
+    Status s = connectShmRank(1, port, &b, &t);
     if (!s.ok()) {
       std::fprintf(stderr, "child: %s\n", s.toString().c_str());
       return 3;
@@ -403,9 +403,7 @@ TEST(SingleCopy, HostBuffersAreMappedWithoutProcessVmReadv) {
   ASSERT_GT(child, 0);
   std::unique_ptr<Bootstrap> b;
   std::unique_ptr<Transport> t;
-  Status s = makeShmRank(0, port, &b, &t);
-  if (s.ok())
-    s = t->connect(pair(0, 4, 1 << 20), Deadline::after(kSeconds));
+  Status s = connectShmRank(0, port, &b, &t);
   ASSERT_TRUE(s.ok()) << s.toString();
   EXPECT_NE(t->describe().find("host buffers (collrt::allocateHostBuffer) "
                                "mapped by the receiver and copied with memcpy "
