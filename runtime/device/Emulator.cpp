@@ -1,6 +1,7 @@
 //===- Emulator.cpp - run a kernel's blocks as host threads ---------------===//
 #include "runtime/device/Emulator.h"
 
+#include "runtime/device/DeviceProxy.h"
 #include "runtime/device/WaitReport.h"
 #include "runtime/exec/ElementKernels.h"
 
@@ -21,11 +22,20 @@ namespace {
 /// One launch (what one process runs): its layout, its allocation, its
 /// abort flag.
 struct RankLaunch {
-  ~RankLaunch() { std::free(memory); }
+  ~RankLaunch() {
+    proxy.reset(); // before the memory it moves messages in
+    for (char *h : hostArenas)
+      std::free(h);
+    std::free(memory);
+  }
   LaunchLayout layout;
   char *memory = nullptr;
   int32_t abortFlag = 0;
   LaunchArgs args;
+  /// By rank: the host arenas of this launch's ranks with network
+  /// connections, and the proxy that serves them (DeviceOptions::hosts).
+  std::vector<char *> hostArenas;
+  std::unique_ptr<DeviceProxy> proxy;
 };
 
 /// What the block threads use; shared with them, so that a thread that
@@ -116,6 +126,32 @@ Status emulateLaunches(
                     what + ": out of memory for the emulated device arena (" +
                         std::to_string(bytes) + " bytes)");
     std::memset(one.memory, 0, bytes);
+    // Network connections: host arenas and a proxy over TCP on loopback
+    // (docs/gpu-runtime.md, "Across hosts").
+    one.hostArenas.assign(size_t(n), nullptr);
+    if (one.layout.usesNet()) {
+      for (int32_t r : one.layout.launched()) {
+        uint64_t hostBytes = one.layout.arena(r).hostBytes;
+        if (!hostBytes)
+          continue;
+        char *h = static_cast<char *>(std::aligned_alloc(256, hostBytes));
+        if (!h)
+          return Status(ErrorCode::SystemError,
+                        what + ": out of memory for rank " + std::to_string(r) +
+                            "'s host arena");
+        std::memset(h, 0, hostBytes);
+        one.hostArenas[size_t(r)] = h;
+      }
+      std::string who = what + ", launch " + std::to_string(g);
+      std::unique_ptr<net::Net> socketNet;
+      if (Status s = net::createSocketNet("127.0.0.1", "tcp", &socketNet);
+          !s.ok())
+        return s;
+      if (Status s = DeviceProxy::create(std::move(socketNet), 0, one.layout,
+                                         one.hostArenas, who, &one.proxy);
+          !s.ok())
+        return s;
+    }
     for (int32_t r : one.layout.launched()) {
       ArenaEntry entry;
       entry.rank = r;
@@ -125,9 +161,14 @@ Status emulateLaunches(
       // launches are on those devices.
       entry.process = launchDevices.empty() ? int64_t(g) : 0;
       entry.device = launchDevices.empty() ? -1 : launchDevices[g];
-      entry.host = "emulated";
+      entry.host =
+          options.hosts.empty()
+              ? std::string("emulated")
+              : "emulated host " + std::to_string(options.hosts[size_t(r)]);
       entry.address = address(one.memory) + one.layout.arenaOffset(r);
       entry.offset = one.layout.arenaOffset(r);
+      if (one.proxy)
+        entry.netHandle = one.proxy->handle();
       table[size_t(r)] = encodeArenaEntry(entry);
     }
   }
@@ -177,7 +218,9 @@ Status emulateLaunches(
         in[size_t(r)] = address(src);
       }
       std::vector<uint8_t> control;
-      if (Status s = layout.rankControlImage(r, arenas, &control); !s.ok())
+      if (Status s = layout.rankControlImage(
+              r, arenas, &control, address(one->hostArenas[size_t(r)]));
+          !s.ok())
         return s;
       std::memcpy(one->memory + layout.arenaOffset(r), control.data(),
                   control.size());
@@ -193,6 +236,18 @@ Status emulateLaunches(
     one->args.blockChannel =
         reinterpret_cast<const int32_t *>(base + layout.blockChannelOffset());
   }
+
+  // The proxies connect while the blocks start (a send waits for its
+  // slots, not for the network).
+  std::vector<std::string> handles(static_cast<size_t>(n));
+  for (int32_t r = 0; r < n; ++r)
+    handles[size_t(r)] = entries[size_t(r)].netHandle;
+  for (auto &one : launch->launches)
+    if (one->proxy)
+      if (Status s = one->proxy->start(handles, &one->abortFlag,
+                                       options.connectSeconds);
+          !s.ok())
+        return s;
 
   // emulatedThreads host threads per block.
   int64_t perBlock = options.emulatedThreads;
@@ -248,12 +303,16 @@ Status emulateLaunches(
   // block raised its abortFlag stops the others (processes learn it from
   // the bootstrap's peer check).
   bool timedOut = false, stuck = false;
+  Status proxyFailure;
   {
     std::unique_lock<std::mutex> lock(launch->mutex);
     auto deadline = std::chrono::steady_clock::now() +
                     std::chrono::duration_cast<std::chrono::nanoseconds>(
                         std::chrono::duration<double>(options.timeoutSeconds));
-    bool propagated = launch->launches.size() == 1;
+    bool proxies = false;
+    for (auto &one : launch->launches)
+      proxies = proxies || one->proxy;
+    bool propagated = launch->launches.size() == 1 && !proxies;
     for (;;) {
       auto now = std::chrono::steady_clock::now();
       if (now >= deadline) {
@@ -267,13 +326,18 @@ Status emulateLaunches(
                                       [&] { return launch->running == 0; }))
         break;
       if (!propagated)
-        for (auto &one : launch->launches)
-          if (__atomic_load_n(&one->abortFlag, __ATOMIC_ACQUIRE) ==
-              wait::BlockError) {
+        for (auto &one : launch->launches) {
+          bool proxyFailed = one->proxy && one->proxy->failed();
+          if (proxyFailed)
+            proxyFailure = one->proxy->error(); // the cause
+          if (proxyFailed ||
+              __atomic_load_n(&one->abortFlag, __ATOMIC_ACQUIRE) ==
+                  wait::BlockError) {
             abortAll(wait::HostAbort);
             propagated = true;
             break;
           }
+        }
     }
     if (timedOut) {
       abortAll(wait::HostAbort);
@@ -290,6 +354,31 @@ Status emulateLaunches(
   }
   if (!startFailure.ok())
     return startFailure;
+  // After a run where every block finished, every message was received:
+  // the proxies finish their last completions and say goodbye (all of them
+  // told first, so that none takes another's hang-up for a failure). After
+  // an abort they are dropped; a proxy failure seen while the blocks ran is
+  // the cause of whatever the blocks report.
+  for (auto &one : launch->launches)
+    if (proxyFailure.ok() && one->proxy && one->proxy->failed())
+      proxyFailure = one->proxy->error(); // it stopped the blocks
+  bool aborted = timedOut || !proxyFailure.ok();
+  for (auto &one : launch->launches)
+    aborted =
+        aborted || __atomic_load_n(&one->abortFlag, __ATOMIC_ACQUIRE) != 0;
+  for (auto &one : launch->launches)
+    if (one->proxy && !aborted)
+      one->proxy->requestStop(5);
+  for (auto &one : launch->launches) {
+    if (!one->proxy)
+      continue;
+    if (aborted) {
+      if (!stuck)
+        one->proxy.reset();
+    } else if (Status s = one->proxy->stop(5); !s.ok() && proxyFailure.ok()) {
+      proxyFailure = s;
+    }
+  }
 
   std::vector<LaunchSnapshot> snapshots;
   std::string report = "\nwhat each block was doing:\n";
@@ -298,9 +387,13 @@ Status emulateLaunches(
     std::vector<const char *> controls(size_t(n), nullptr);
     for (int32_t r : layout.launched())
       controls[size_t(r)] = one->memory + layout.arenaOffset(r);
-    snapshots.push_back(readSnapshot(layout, controls));
+    std::vector<const char *> hostArenas(one->hostArenas.begin(),
+                                         one->hostArenas.end());
+    snapshots.push_back(readSnapshot(layout, controls, hostArenas));
     report += blockReport(layout, snapshots.back());
   }
+  if (!proxyFailure.ok())
+    return Status(proxyFailure.code(), proxyFailure.message() + report);
   for (size_t g = 0; g < snapshots.size(); ++g)
     if (Status error = blockError(launch->launches[g]->layout, snapshots[g]);
         !error.ok())
@@ -361,6 +454,26 @@ Status emulatePerRank(
     groups.push_back({r});
   return emulateLaunches(collective, index, kernel, count, inputs, outputs,
                          options, groups, editTable);
+}
+
+Status emulateAcrossHosts(
+    const PlanCollective &collective, size_t index, KernelFunction kernel,
+    int64_t count, const std::vector<const void *> &inputs,
+    const std::vector<void *> &outputs, const std::vector<int32_t> &hosts,
+    const DeviceOptions &options,
+    const std::function<void(std::vector<std::string> *)> &editTable) {
+  int32_t n = collective.program.numRanks;
+  if (n < 1 || n > 4096)
+    return Status(ErrorCode::InvalidPlan,
+                  "collective " + std::to_string(index) + ": the program has " +
+                      std::to_string(n) + " ranks");
+  std::vector<std::vector<int32_t>> groups;
+  for (int32_t r = 0; r < n; ++r)
+    groups.push_back({r});
+  DeviceOptions o = options;
+  o.hosts = hosts;
+  return emulateLaunches(collective, index, kernel, count, inputs, outputs, o,
+                         groups, editTable);
 }
 
 Status emulateOnDevices(const PlanCollective &collective, size_t index,

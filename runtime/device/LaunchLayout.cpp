@@ -78,6 +78,10 @@ Status LaunchLayout::create(const PlanCollective &collective, size_t index,
     return Status(ErrorCode::InvalidArgument,
                   "timeoutSeconds = " + std::to_string(options.timeoutSeconds) +
                       " must be in (0, 1e9]");
+  if (!(options.connectSeconds > 0 && options.connectSeconds <= 1e9))
+    return Status(ErrorCode::InvalidArgument,
+                  "connectSeconds = " + std::to_string(options.connectSeconds) +
+                      " must be in (0, 1e9]");
   // One group of the program's ranks: the launch runs group ranks 0..N-1.
   l.collective_ = collective;
   l.collective_.groups.assign(1, {});
@@ -153,6 +157,17 @@ Status LaunchLayout::create(const PlanCollective &collective, size_t index,
   for (int32_t r = 0; r < n; ++r)
     if (launched[size_t(r)])
       l.launched_.push_back(r);
+  if (!options.hosts.empty() && options.hosts.size() != size_t(n))
+    return Status(ErrorCode::InvalidArgument,
+                  l.name_ + ": DeviceOptions::hosts names the hosts of " +
+                      std::to_string(options.hosts.size()) +
+                      " ranks for a program of " + std::to_string(n) +
+                      " ranks (one per rank, or none: every rank on one "
+                      "host)");
+  l.hosts_ = options.hosts;
+  if (std::all_of(l.hosts_.begin(), l.hosts_.end(),
+                  [&](int32_t h) { return h == l.hosts_[0]; }))
+    l.hosts_.clear();
 
   // The connections of every rank, the grid of the launched ones.
   l.peers_.resize(size_t(n));
@@ -173,6 +188,7 @@ Status LaunchLayout::create(const PlanCollective &collective, size_t index,
         conn.from = r;
         conn.to = key.peer;
         conn.channel = ch;
+        conn.net = l.acrossHosts(r, key.peer);
         for (const auto &in : channels[ch].instructions)
           if (collc::sched::opcodeSends(in.opcode) && in.sendPeer == key.peer)
             ++conn.messagesPerTile;
@@ -208,26 +224,51 @@ Status LaunchLayout::create(const PlanCollective &collective, size_t index,
     ra.scratchSlices =
         a.take(uint64_t(program.buffers.scratchChunks) * l.tiles_ * 8 + 8);
     // The words each side polls are in its own arena; the other side
-    // writes them.
+    // writes them. A network connection's words and slots are in each
+    // side's host arena (below); only the counters stay here.
     for (Connection &conn : l.connections_) {
       if (size_t(conn.to) == r) {
-        conn.head = a.take(8, 128);
+        if (!conn.net) {
+          conn.head = a.take(8, 128);
+          conn.sizes = a.take(8 * l.slots_);
+        }
         conn.recvCounter = a.take(8, 128);
-        conn.sizes = a.take(8 * l.slots_);
       }
       if (size_t(conn.from) == r) {
-        conn.tail = a.take(8, 128);
+        if (!conn.net)
+          conn.tail = a.take(8, 128);
         conn.sendCounter = a.take(8, 128);
       }
     }
     ra.controlBytes = a.take(0);
     for (Connection &conn : l.connections_) {
-      if (size_t(conn.to) != r)
+      if (size_t(conn.to) != r || conn.net)
         continue;
       conn.buffers = a.take(uint64_t(l.slots_) * l.slotCapacity_);
       if (l.llSlotBytes_)
         conn.llBuffers = a.take(uint64_t(l.slots_) * l.llSlotBytes_);
     }
+    // The host arena: each network connection's half on this side, a
+    // complete local connection (slots, sizes, head, tail) that the proxy
+    // moves messages out of (sender) or into (receiver).
+    Allocator h;
+    for (Connection &conn : l.connections_) {
+      if (!conn.net)
+        continue;
+      if (size_t(conn.to) == r) {
+        conn.head = h.take(8, 128);
+        conn.recvTail = h.take(8, 128);
+        conn.sizes = h.take(8 * l.slots_);
+        conn.buffers = h.take(uint64_t(l.slots_) * l.slotCapacity_);
+      }
+      if (size_t(conn.from) == r) {
+        conn.sendHead = h.take(8, 128);
+        conn.tail = h.take(8, 128);
+        conn.sendSizes = h.take(8 * l.slots_);
+        conn.sendBuffers = h.take(uint64_t(l.slots_) * l.slotCapacity_);
+      }
+    }
+    ra.hostBytes = h.take(0, 256);
     const exec::RunLayout &rl = l.ranks_[r];
     ra.scratch = a.take(uint64_t(rl.bufferElements(Buffer::Scratch)) * e + 16);
     ra.staging = a.take(m * l.stagingBytes_);
@@ -264,18 +305,27 @@ Status LaunchLayout::create(const PlanCollective &collective, size_t index,
                      uint64_t(l.llBytes_), l.stagingBytes_})
     mix(v);
   for (const Connection &c : l.connections_)
-    for (uint64_t v : {uint64_t(c.from), uint64_t(c.to), uint64_t(c.channel),
-                       c.messagesPerTile, c.head, c.recvCounter, c.sizes,
-                       c.buffers, c.llBuffers, c.tail, c.sendCounter})
+    for (uint64_t v :
+         {uint64_t(c.from), uint64_t(c.to), uint64_t(c.channel),
+          c.messagesPerTile, c.head, c.recvCounter, c.sizes, c.buffers,
+          c.llBuffers, c.tail, c.sendCounter, uint64_t(c.net), c.sendHead,
+          c.sendSizes, c.sendBuffers, c.recvTail})
       mix(v);
   for (const RankArena &ra : l.arenas_)
     for (uint64_t v :
          {ra.offsets[0], ra.offsets[1], ra.offsets[2], ra.sendTo, ra.recvFrom,
           ra.progress, ra.tileEpoch, ra.waitState, ra.scratchSlices, ra.scratch,
-          ra.staging, ra.inputCopy, ra.controlBytes, ra.bytes})
+          ra.staging, ra.inputCopy, ra.controlBytes, ra.bytes, ra.hostBytes})
       mix(v);
   l.key_ = h;
   return Status::success();
+}
+
+bool LaunchLayout::usesNet() const {
+  for (int32_t r : launched_)
+    if (arenas_[size_t(r)].hostBytes)
+      return true;
+  return false;
 }
 
 int64_t LaunchLayout::inputElements(int32_t r) const {
@@ -362,7 +412,8 @@ std::vector<uint8_t> LaunchLayout::headerImage(
 
 Status LaunchLayout::rankControlImage(int32_t r,
                                       const std::vector<uint64_t> &arenas,
-                                      std::vector<uint8_t> *out) const {
+                                      std::vector<uint8_t> *out,
+                                      uint64_t hostArena) const {
   if (r < 0 || r >= nranks_ || arenas.size() != size_t(nranks_))
     return Status(ErrorCode::InvalidArgument,
                   name_ + ": rank " + std::to_string(r) + " and " +
@@ -380,6 +431,37 @@ Status LaunchLayout::rankControlImage(int32_t r,
     if (conn.from != r && conn.to != r)
       continue;
     int32_t peer = conn.from == r ? conn.to : conn.from;
+    size_t slot =
+        size_t(conn.from == r ? conn.to : conn.from) * m + conn.channel;
+    if (conn.net) {
+      // This side's half, in its own host arena (the proxy bridges them).
+      if (!hostArena || !arenas[size_t(r)])
+        return Status(ErrorCode::InvalidArgument,
+                      name_ + ": rank " + std::to_string(r) +
+                          " has no host arena for its network connection " +
+                          (conn.from == r ? "to" : "from") + " rank " +
+                          std::to_string(peer) + " on channel " +
+                          std::to_string(conn.channel));
+      DeviceConnection d;
+      d.slots = slots_;
+      d.slotBytes = slotCapacity_;
+      if (conn.from == r) {
+        d.buffers = pointer<char>(hostArena, conn.sendBuffers);
+        d.head = pointer<uint64_t>(hostArena, conn.sendHead);
+        d.tail = pointer<uint64_t>(hostArena, conn.tail);
+        d.sizes = pointer<uint64_t>(hostArena, conn.sendSizes);
+        d.counter = pointer<uint64_t>(arenas[size_t(r)], conn.sendCounter);
+        put(image, ra.sendTo + slot * sizeof(DeviceConnection), d);
+      } else {
+        d.buffers = pointer<char>(hostArena, conn.buffers);
+        d.head = pointer<uint64_t>(hostArena, conn.head);
+        d.tail = pointer<uint64_t>(hostArena, conn.recvTail);
+        d.sizes = pointer<uint64_t>(hostArena, conn.sizes);
+        d.counter = pointer<uint64_t>(arenas[size_t(r)], conn.recvCounter);
+        put(image, ra.recvFrom + slot * sizeof(DeviceConnection), d);
+      }
+      continue;
+    }
     uint64_t sender = arenas[size_t(conn.from)],
              receiver = arenas[size_t(conn.to)];
     if (!sender || !receiver)
@@ -453,9 +535,15 @@ LaunchLayout::checkPeerTable(const std::vector<ArenaEntry> &table) const {
                 std::to_string(key_) +
                 "): every process must run the same plan, collective, "
                 "count, slot bytes, slots and LL threshold");
-      if (!e.address && !e.offset)
+      if (acrossHosts(r, p)) {
+        if (e.netHandle.empty())
+          return Status(ErrorCode::InvalidArgument,
+                        head + "it is on another host but its entry names "
+                               "no proxy to connect to (netHandle)");
+      } else if (!e.address && !e.offset) {
         return Status(ErrorCode::InvalidArgument,
                       head + "its entry has no address");
+      }
     }
   return Status::success();
 }
@@ -471,7 +559,7 @@ uint64_t getWord(const std::string &s, size_t at) {
     v |= uint64_t(uint8_t(s[at + size_t(i)])) << (8 * i);
   return v;
 }
-constexpr uint64_t kEntryMagic = 0x31414e4552414c43ull; // "CLARENA1"
+constexpr uint64_t kEntryMagic = 0x32414e4552414c43ull; // "CLARENA2"
 constexpr size_t kEntryFixed = 8 * 8 + 64;
 } // namespace
 
@@ -486,7 +574,10 @@ std::string encodeArenaEntry(const ArenaEntry &e) {
   putWord(s, e.address);
   putWord(s, e.offset);
   s.append(reinterpret_cast<const char *>(e.handle), sizeof e.handle);
+  // The host name, a newline, the proxy's handle (one line each).
   s += e.host;
+  s += '\n';
+  s += e.netHandle;
   return s;
 }
 
@@ -511,7 +602,15 @@ Status decodeArenaEntry(const std::string &text, int32_t from,
   e.address = getWord(text, 48);
   e.offset = getWord(text, 56);
   std::memcpy(e.handle, text.data() + 64, sizeof e.handle);
-  e.host = text.substr(kEntryFixed);
+  std::string rest = text.substr(kEntryFixed);
+  size_t newline = rest.find('\n');
+  if (newline == std::string::npos)
+    return Status(ErrorCode::PlanMismatch,
+                  "the arena entry of rank " + std::to_string(from) +
+                      " has no proxy handle: every process must run the "
+                      "same collc-run");
+  e.host = rest.substr(0, newline);
+  e.netHandle = rest.substr(newline + 1);
   *out = e;
   return Status::success();
 }

@@ -50,6 +50,10 @@ struct DeviceOptions {
   bool alignTiles = false;
   /// The watchdog: a launch that takes longer is aborted and reported.
   double timeoutSeconds = 60;
+  /// Network connections (`hosts`): the proxies must have connected to
+  /// their peers' within this many seconds, else the launch stops with an
+  /// error naming the connections that are not up.
+  double connectSeconds = 30;
   /// The emulator only: host threads per block (a GPU block's threads
   /// cooperate the same way: strided loops, barriers, one thread waiting).
   uint32_t emulatedThreads = 1;
@@ -57,6 +61,13 @@ struct DeviceOptions {
   /// collective, docs/gpu-runtime.md "One process per rank"); empty: every
   /// rank.
   std::vector<int32_t> ranks;
+  /// The host of each rank, by rank (any numbers, equal for ranks on one
+  /// host); empty: every rank on one host. A connection between ranks on
+  /// different hosts is a NETWORK connection (docs/gpu-runtime.md, "Across
+  /// hosts"): each side's half lives in its rank's host arena, a proxy
+  /// thread moves its messages over a Net (DeviceProxy.h), and it uses the
+  /// simple protocol only.
+  std::vector<int32_t> hosts;
 };
 
 /// What a process publishes about one rank's arena so that the processes
@@ -78,6 +89,9 @@ struct ArenaEntry {
   /// The allocation's CUDA IPC handle (cuIpcGetMemHandle; zero in the
   /// emulator).
   uint8_t handle[64] = {};
+  /// Where the exporter's proxy listens for network connections (a Net
+  /// listen handle, DeviceProxy.h); empty when the rank has none.
+  std::string netHandle;
 };
 
 /// A string for the bootstrap's all-gather, and back (`from`: the rank
@@ -110,6 +124,13 @@ public:
     uint64_t head = 0, recvCounter = 0, sizes = 0, buffers = 0, llBuffers = 0;
     // Offsets in the sender's (`from`) arena.
     uint64_t tail = 0, sendCounter = 0;
+    /// A network connection (DeviceOptions::hosts): head, sizes and
+    /// buffers are then offsets in the receiver's HOST arena and tail in
+    /// the sender's, and each side has the other half of a connection in
+    /// its own host arena: the sender's head, sizes and slots (sendHead,
+    /// sendSizes, sendBuffers), the receiver's tail (recvTail). No LL.
+    bool net = false;
+    uint64_t sendHead = 0, sendSizes = 0, sendBuffers = 0, recvTail = 0;
   };
   /// Offsets in the rank's own arena.
   struct RankArena {
@@ -119,6 +140,10 @@ public:
     /// Control bytes [0, controlBytes) (the image), data bytes up to
     /// `bytes` (zeroed once).
     uint64_t controlBytes = 0, bytes = 0;
+    /// The host arena (memory the proxy thread and the device both reach:
+    /// pinned host memory mapped for the GPU; zeroed once): the halves of
+    /// the rank's network connections. 0: the rank has none.
+    uint64_t hostBytes = 0;
   };
 
   const std::string &name() const { return name_; }
@@ -149,10 +174,17 @@ public:
   bool launchesEveryRank() const {
     return int32_t(launched_.size()) == nranks_;
   }
-  /// The ranks r sends to or receives from (whose arenas it needs).
+  /// The ranks r sends to or receives from (whose entries it needs).
   const std::vector<int32_t> &peersOf(int32_t r) const {
     return peers_[size_t(r)];
   }
+  /// Whether r and p are on different hosts (their connections are
+  /// network connections; r needs p's proxy, not its arena).
+  bool acrossHosts(int32_t r, int32_t p) const {
+    return !hosts_.empty() && hosts_[size_t(r)] != hosts_[size_t(p)];
+  }
+  /// Whether any connection of a launched rank is a network connection.
+  bool usesNet() const;
 
   /// The grid: block b runs rank blockRank[b], channel blockChannel[b]
   /// (the launched ranks' channels with instructions).
@@ -200,10 +232,13 @@ public:
                                     uint64_t abortFlag) const;
   /// Rank r's control part (arena(r).controlBytes bytes at its arena's
   /// start): its connections point into the arenas of its peers
-  /// (arenas[peer]); an error naming both ranks when one is missing.
-  /// Counters, progress and the watchdog's words are zero.
+  /// (arenas[peer]), its network connections into its own host arena at
+  /// `hostArena` (as the device addresses it); an error naming both ranks
+  /// when one is missing. Counters, progress and the watchdog's words are
+  /// zero.
   Status rankControlImage(int32_t r, const std::vector<uint64_t> &arenas,
-                          std::vector<uint8_t> *image) const;
+                          std::vector<uint8_t> *image,
+                          uint64_t hostArena = 0) const;
 
 private:
   std::string name_;
@@ -219,6 +254,7 @@ private:
   std::vector<int32_t> blockRank_, blockChannel_;
   std::vector<Connection> connections_;
   std::vector<RankArena> arenas_;
+  std::vector<int32_t> hosts_;
   std::vector<uint64_t> arenaOffset_;
   uint64_t headerBytes_ = 0, launchBytes_ = 0;
   uint64_t blockRankOffset_ = 0, blockChannelOffset_ = 0;

@@ -169,12 +169,18 @@ uint64_t load(const char *control, uint64_t offset) {
 } // namespace
 
 LaunchSnapshot readSnapshot(const LaunchLayout &layout,
-                            const std::vector<const char *> &controls) {
+                            const std::vector<const char *> &controls,
+                            const std::vector<const char *> &hostArenas) {
   LaunchSnapshot s;
   size_t m = size_t(layout.maxChannels());
   auto control = [&](int32_t r) -> const char * {
     return size_t(r) < controls.size() && layout.launches(r)
                ? controls[size_t(r)]
+               : nullptr;
+  };
+  auto hostArena = [&](int32_t r) -> const char * {
+    return size_t(r) < hostArenas.size() && layout.launches(r)
+               ? hostArenas[size_t(r)]
                : nullptr;
   };
   for (int32_t r = 0; r < layout.nranks(); ++r) {
@@ -193,8 +199,11 @@ LaunchSnapshot readSnapshot(const LaunchLayout &layout,
   }
   for (const LaunchLayout::Connection &c : layout.connections()) {
     const char *sender = control(c.from), *receiver = control(c.to);
-    uint64_t head = receiver ? load(receiver, c.head) : 0;
-    uint64_t tail = sender ? load(sender, c.tail) : 0;
+    // A network connection's head and tail are in the host arenas.
+    const char *headAt = c.net ? hostArena(c.to) : receiver;
+    const char *tailAt = c.net ? hostArena(c.from) : sender;
+    uint64_t head = headAt ? load(headAt, c.head) : 0;
+    uint64_t tail = tailAt ? load(tailAt, c.tail) : 0;
     s.head.push_back(head);
     s.tail.push_back(tail);
     s.sent.push_back(sender ? load(sender, c.sendCounter) : head);

@@ -47,9 +47,11 @@ struct LaunchSnapshot {
 /// for the others); the "before" counters and epoch are zero. A counter in
 /// an arena this launch does not have is read from the word the other side
 /// publishes in its own (a peer's sent count from head, its received count
-/// from tail).
+/// from tail). A network connection's head and tail are read from the
+/// host arenas (by rank, null where the launch has none).
 LaunchSnapshot readSnapshot(const LaunchLayout &layout,
-                            const std::vector<const char *> &controls);
+                            const std::vector<const char *> &controls,
+                            const std::vector<const char *> &hostArenas = {});
 
 /// One line per block (each ending in a newline).
 std::string blockReport(const LaunchLayout &layout,

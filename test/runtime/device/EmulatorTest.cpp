@@ -17,6 +17,7 @@
 #include "runtime/check/ElementCodec.h"
 #include "runtime/check/Reference.h"
 #include "runtime/check/TestData.h"
+#include "runtime/net/Net.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -99,11 +100,15 @@ std::string runAndCheck(const Program &program, KernelKind kind, DataType type,
                         ReduceOp op, int64_t count,
                         const dev::DeviceOptions &options, uint32_t slots = 8,
                         bool perRank = false,
-                        const std::vector<int32_t> &devices = {}) {
+                        const std::vector<int32_t> &devices = {},
+                        const std::vector<int32_t> &hosts = {}) {
   PlanCollective c = makeCollective(program, type, op, slots);
   check::TestData data(program, type, op, 0);
   Buffers b = makeBuffers(c, count, &data);
-  Status s = !devices.empty()
+  Status s = !hosts.empty()
+                 ? dev::emulateAcrossHosts(c, 0, kernel(kind, type, op), count,
+                                           b.in(), b.out(), hosts, options)
+             : !devices.empty()
                  ? dev::emulateOnDevices(c, 0, kernel(kind, type, op), count,
                                          b.in(), b.out(), devices, options)
              : perRank ? dev::emulatePerRank(c, 0, kernel(kind, type, op),
@@ -113,7 +118,11 @@ std::string runAndCheck(const Program &program, KernelKind kind, DataType type,
   std::string devicesText;
   for (int32_t d : devices)
     devicesText += (devicesText.empty() ? "" : ",") + std::to_string(d);
+  std::string hostsText;
+  for (int32_t h : hosts)
+    hostsText += (hostsText.empty() ? "" : ",") + std::to_string(h);
   std::string where = std::string(perRank ? "per-rank arenas " : "") +
+                      (hosts.empty() ? "" : "hosts " + hostsText + " ") +
                       (devices.empty() ? "" : "devices " + devicesText + " ") +
                       dataTypeName(type) + " " + reduceOpName(op) +
                       " n=" + std::to_string(program.numRanks) +
@@ -772,6 +781,221 @@ TEST(EmulatorOnDevicesTest, ArgumentErrors) {
                                      "every device runs a rank)"));
   s = dev::emulateOnDevices(c, 0, k, 12, b.in(), b.out(), {0, -2}, o);
   EXPECT_THAT(s.message(), HasSubstr("device -2 is negative"));
+}
+
+//===----------------------------------------------------------------------===//
+// Ranks on several hosts, emulated: one launch per rank, and the
+// connections between ranks of different hosts are network connections
+// moved by each launch's DeviceProxy over TCP on loopback (what the CUDA
+// executor's processes on several hosts do over the tcp or ib Net).
+//===----------------------------------------------------------------------===//
+
+Status emulateThreeHosts(const PlanCollective &c, const dev::KernelFunction &k,
+                         int64_t count, Buffers &b,
+                         const dev::DeviceOptions &o) {
+  std::vector<int32_t> hosts;
+  for (int32_t r = 0; r < c.program.numRanks; ++r)
+    hosts.push_back(r % 3);
+  return dev::emulateAcrossHosts(c, 0, k, count, b.in(), b.out(), hosts, o);
+}
+
+TEST(EmulatorAcrossHostsTest, RingAllReduce) {
+  // Two hosts of two ranks (two of the ring's four connections cross), every
+  // rank on a host of its own alternating (all cross), three hosts.
+  const std::vector<int32_t> layouts[] = {
+      {0, 0, 1, 1}, {0, 1, 0, 1}, {0, 1, 2}, {5, 5}};
+  for (const std::vector<int32_t> &hosts : layouts)
+    for (DataType type : {DataType::F32, DataType::BF16})
+      for (ReduceOp op : {ReduceOp::Sum, ReduceOp::Avg})
+        for (uint32_t ll : {0u, 16384u})
+          for (int64_t count : {int64_t(0), int64_t(61), int64_t(4099)}) {
+            // Slots of a few elements: many tiles and messages; one slot:
+            // fused instructions stage, and every network message waits
+            // for the previous one to be consumed.
+            size_t slot = 24 + 8 + 5 * dataTypeSize(type);
+            EXPECT_EQ(runAndCheck(ringAllReduce(int32_t(hosts.size()), 1, 2),
+                                  KernelKind::RingAllReduce, type, op, count,
+                                  options(slot, ll), /*slots=*/1,
+                                  /*perRank=*/true, {}, hosts),
+                      "");
+          }
+}
+
+TEST(EmulatorAcrossHostsTest, DirectAllToAllAndAllGatherSeveralThreads) {
+  for (int32_t n : {2, 3, 5})
+    for (uint32_t ll : {0u, 16384u}) {
+      dev::DeviceOptions o = options(24 + 16 + 3 * 4 + 5, ll);
+      o.emulatedThreads = n == 5 ? 3 : 1;
+      std::vector<int32_t> hosts;
+      for (int32_t r = 0; r < n; ++r)
+        hosts.push_back(r / 2);
+      int64_t count = int64_t(n) * 2 * 53 + 3;
+      EXPECT_EQ(runAndCheck(directAllToAll(n, 2), KernelKind::DirectAllToAll,
+                            DataType::F32, ReduceOp::Sum, count, o, 8, true, {},
+                            hosts),
+                "");
+      EXPECT_EQ(runAndCheck(stagedRingAllGather(n, 2),
+                            KernelKind::StagedAllGather, DataType::I8,
+                            ReduceOp::Sum, count, o, 8, true, {}, hosts),
+                "");
+    }
+}
+
+TEST(EmulatorAcrossHostsTest, LargeMessages) {
+  // 1 MiB slots (the default), 4 slots: messages of up to 1 MiB on the wire.
+  dev::DeviceOptions o = options(1 << 20, 16384);
+  EXPECT_EQ(runAndCheck(ringAllReduce(4, 1, 2), KernelKind::RingAllReduce,
+                        DataType::F32, ReduceOp::Sum, 3 << 20, o, 4, true, {},
+                        {0, 1, 1, 0}),
+            "");
+}
+
+TEST(EmulatorAcrossHostsTest, ABlockErrorOnOneHostStopsTheOthers) {
+  expectABlockErrorStopsTheOtherLaunches(emulateThreeHosts);
+}
+
+TEST(EmulatorAcrossHostsTest, DeadlockReportsEveryHostsBlocks) {
+  expectDeadlockReportsEveryBlock(emulateThreeHosts, "3 launches");
+}
+
+TEST(EmulatorAcrossHostsTest, AnUnreachableProxyIsNamed) {
+  PlanCollective c =
+      makeCollective(ringAllReduce(2, 1, 1), DataType::F32, ReduceOp::Sum);
+  Buffers b = makeBuffers(c, 40, nullptr);
+  dev::DeviceOptions o = options(1 << 10, 0);
+  o.timeoutSeconds = 20;
+  o.connectSeconds = 1;
+  dev::KernelFunction k =
+      kernel(KernelKind::RingAllReduce, DataType::F32, ReduceOp::Sum);
+  auto start = std::chrono::steady_clock::now();
+  // Rank 1's proxy handle replaced by that of a listener that is gone.
+  std::string gone;
+  {
+    std::unique_ptr<net::Net> socketNet;
+    ASSERT_TRUE(net::createSocketNet("127.0.0.1", "test", &socketNet).ok());
+    std::unique_ptr<net::NetListenComm> listen;
+    ASSERT_TRUE(socketNet->listen(0, &gone, &listen).ok());
+  }
+  Status s = dev::emulateAcrossHosts(
+      c, 0, k, 40, b.in(), b.out(), {0, 1}, o,
+      [&](std::vector<std::string> *t) {
+        dev::ArenaEntry e;
+        ASSERT_TRUE(dev::decodeArenaEntry((*t)[1], 1, &e).ok());
+        EXPECT_EQ(e.host, "emulated host 1");
+        EXPECT_FALSE(e.netHandle.empty());
+        e.netHandle = gone;
+        (*t)[1] = dev::encodeArenaEntry(e);
+      });
+  double took =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
+  ASSERT_FALSE(s.ok());
+  // Rank 0's proxy cannot connect, and rank 1's waits for it in vain: both
+  // fail at the connect deadline, and either may be the one reported.
+  EXPECT_TRUE(s.message().find("device proxy: rank 0's connection to rank "
+                               "1: tcp: cannot connect to the listener at "
+                               "127.0.0.1:") != std::string::npos ||
+              s.message().find("device proxy: the network connections were "
+                               "not all up within the connect deadline: "
+                               "rank 1's connection from rank 0") !=
+                  std::string::npos)
+      << s.toString();
+  // The blocks were stopped, not left to the watchdog.
+  EXPECT_THAT(s.message(), HasSubstr("gave up when the launch was aborted"));
+  EXPECT_LT(took, 10.0);
+
+  // Rank 1's handle replaced by rank 0's: rank 0's proxy reaches itself,
+  // and its hello names a connection it does not have.
+  s = dev::emulateAcrossHosts(
+      c, 0, k, 40, b.in(), b.out(), {0, 1}, o,
+      [&](std::vector<std::string> *t) {
+        dev::ArenaEntry e0, e1;
+        ASSERT_TRUE(dev::decodeArenaEntry((*t)[0], 0, &e0).ok());
+        ASSERT_TRUE(dev::decodeArenaEntry((*t)[1], 1, &e1).ok());
+        e1.netHandle = e0.netHandle;
+        (*t)[1] = dev::encodeArenaEntry(e1);
+      });
+  ASSERT_EQ(s.code(), ErrorCode::PlanMismatch) << s.toString();
+  EXPECT_THAT(s.message(),
+              HasSubstr("launch 0: device proxy: rank 0's proxy connected "
+                        "here for rank 1, but this proxy has no network "
+                        "connection from rank 0 to rank 1"));
+
+  // A peer on another host without a proxy handle at all.
+  s = dev::emulateAcrossHosts(c, 0, k, 40, b.in(), b.out(), {0, 1}, o,
+                              [&](std::vector<std::string> *t) {
+                                dev::ArenaEntry e;
+                                ASSERT_TRUE(
+                                    dev::decodeArenaEntry((*t)[1], 1, &e).ok());
+                                e.netHandle.clear();
+                                (*t)[1] = dev::encodeArenaEntry(e);
+                              });
+  ASSERT_EQ(s.code(), ErrorCode::InvalidArgument) << s.toString();
+  EXPECT_THAT(s.message(),
+              HasSubstr("rank 0's peer 1: it is on another host but its entry "
+                        "names no proxy to connect to (netHandle)"));
+}
+
+TEST(LaunchLayoutTest, NetworkConnectionsAreHalvesInTheHostArenas) {
+  PlanCollective c =
+      makeCollective(ringAllReduce(4, 1, 1), DataType::F32, ReduceOp::Sum);
+  dev::DeviceOptions o = options(1 << 12, 16384);
+  dev::LaunchLayout one, two;
+  ASSERT_TRUE(dev::LaunchLayout::create(c, 0, 1000, o, &one).ok());
+  o.hosts = {7, 7, 7, 7}; // one host: the same layout
+  dev::LaunchLayout same;
+  ASSERT_TRUE(dev::LaunchLayout::create(c, 0, 1000, o, &same).ok());
+  EXPECT_EQ(same.key(), one.key());
+  EXPECT_FALSE(same.usesNet());
+  o.hosts = {0, 0, 1, 1};
+  ASSERT_TRUE(dev::LaunchLayout::create(c, 0, 1000, o, &two).ok());
+  EXPECT_NE(two.key(), one.key());
+  EXPECT_TRUE(two.usesNet());
+  EXPECT_TRUE(two.acrossHosts(1, 2));
+  EXPECT_FALSE(two.acrossHosts(2, 3));
+  int crossing = 0;
+  for (const auto &conn : two.connections()) {
+    EXPECT_EQ(conn.net, (conn.from < 2) != (conn.to < 2));
+    if (!conn.net) {
+      EXPECT_NE(conn.llBuffers, 0u);
+      continue;
+    }
+    ++crossing;
+    EXPECT_EQ(conn.llBuffers, 0u); // simple protocol only
+    // Each side's half fits its host arena.
+    EXPECT_LE(conn.sendBuffers + uint64_t(two.slots()) * two.slotCapacity(),
+              two.arena(conn.from).hostBytes);
+    EXPECT_LE(conn.buffers + uint64_t(two.slots()) * two.slotCapacity(),
+              two.arena(conn.to).hostBytes);
+  }
+  EXPECT_EQ(crossing, 2); // 1 -> 2 and 3 -> 0
+  // The control image points each side at its own host arena.
+  std::vector<uint64_t> arenas = two.localArenas(1 << 20);
+  std::vector<uint8_t> image;
+  Status s = two.rankControlImage(1, arenas, &image);
+  ASSERT_EQ(s.code(), ErrorCode::InvalidArgument);
+  EXPECT_THAT(s.message(), HasSubstr("rank 1 has no host arena for its "
+                                     "network connection to rank 2"));
+  ASSERT_TRUE(two.rankControlImage(1, arenas, &image, 1 << 30).ok());
+  dev::DeviceConnection d;
+  size_t m = size_t(two.maxChannels());
+  std::memcpy(&d,
+              image.data() + two.arena(1).sendTo +
+                  (2 * m + 0) * sizeof(dev::DeviceConnection),
+              sizeof d);
+  for (const auto &conn : two.connections())
+    if (conn.from == 1 && conn.to == 2) {
+      EXPECT_EQ(uint64_t(uintptr_t(d.buffers)), (1u << 30) + conn.sendBuffers);
+      EXPECT_EQ(uint64_t(uintptr_t(d.head)), (1u << 30) + conn.sendHead);
+      EXPECT_EQ(uint64_t(uintptr_t(d.tail)), (1u << 30) + conn.tail);
+      EXPECT_EQ(d.llBuffers, nullptr);
+    }
+  o.hosts = {0, 1};
+  s = dev::LaunchLayout::create(c, 0, 1000, o, &two);
+  EXPECT_EQ(s.code(), ErrorCode::InvalidArgument);
+  EXPECT_THAT(s.message(),
+              HasSubstr("DeviceOptions::hosts names the hosts of 2 ranks for "
+                        "a program of 4 ranks"));
 }
 
 TEST(LaunchLayoutTest, ADevicesLaunchIsThoseRanksOfTheWholeLayout) {

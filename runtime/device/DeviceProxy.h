@@ -1,0 +1,125 @@
+//===- DeviceProxy.h - device connections across hosts ----------*- C++ -*-===//
+//
+// A generated kernel reaches a peer on its own host through memory (peer
+// access, CUDA IPC: a store into the peer's slots). A peer on another host
+// is reached through the network, and the kernel does not know it: a
+// network connection (LaunchLayout, DeviceOptions::hosts) is two local
+// connections, each in its own rank's HOST ARENA (pinned host memory the
+// GPU maps), and this proxy thread moves the messages between them, as
+// NCCL's net transport does with its proxy:
+//
+//   sender kernel --slots, sizes, head--> [sender's host arena]
+//        proxy: isend(slot, sizes[slot] bytes, tag = channel) ... done: tail
+//   receiver's proxy: irecv into a free slot (posted - tail < slots) ...
+//        done: sizes[slot] = bytes, head = received  --> receiver kernel
+//
+// over a Net (runtime/net/Net.h: SocketNet here, IbvNet on RDMA machines),
+// one Net connection per (rank, remote peer) and direction, whose first
+// message is a hello naming both ranks and the layout key. The Net's
+// rendezvous (an isend waits for a posted receive) is the flow control
+// between hosts; the kernels' own head and tail bound the slots on each
+// side. Network connections use the simple protocol only (no LL).
+//
+// One DeviceProxy per launch that has network connections. Everything it
+// reads or writes of a connection is in the host arenas; counters never
+// restart, so one proxy serves every launch of its layout.
+//
+//===----------------------------------------------------------------------===//
+#ifndef COLLRT_DEVICE_DEVICEPROXY_H
+#define COLLRT_DEVICE_DEVICEPROXY_H
+
+#include "collrt/Status.h"
+#include "runtime/device/LaunchLayout.h"
+#include "runtime/net/Net.h"
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace collrt {
+namespace dev {
+
+class DeviceProxy {
+public:
+  /// A proxy for the launched ranks of `layout` whose host arenas are at
+  /// hostArenas[r] (host addresses, by rank; the ranks with network
+  /// connections need one). It registers the arenas with `net` device
+  /// `dev` and listens there; `what` starts its messages ("rank 3").
+  static Status create(std::unique_ptr<net::Net> net, int dev,
+                       const LaunchLayout &layout,
+                       const std::vector<char *> &hostArenas,
+                       const std::string &what,
+                       std::unique_ptr<DeviceProxy> *proxy);
+  ~DeviceProxy();
+
+  /// The Net listen handle peers connect to (ArenaEntry::netHandle).
+  const std::string &handle() const { return handle_; }
+  /// The Net device, for messages ("socket 127.0.0.1").
+  std::string describe() const;
+
+  /// Starts the thread: connects to the proxies of the remote peers
+  /// (handles by rank; needed for every rank across hosts from a launched
+  /// one) within connectSeconds, then moves messages until stop(). On a
+  /// failure (a peer's connection closed, a malformed message, the
+  /// connect deadline) it records the error and raises *abortFlag
+  /// (wait::HostAbort) so that the launch's blocks give up.
+  Status start(const std::vector<std::string> &handles, int32_t *abortFlag,
+               double connectSeconds);
+  /// The first failure, or success.
+  Status error() const;
+  bool failed() const { return failed_.load(std::memory_order_acquire); }
+  /// Waits (at most `seconds`) until every message the launched ranks
+  /// posted has left, then ends the thread and closes the connections.
+  /// Returns error() or a timeout naming what had not left.
+  Status stop(double seconds);
+  /// The first half of stop(): tells the thread to leave once everything
+  /// has left, without waiting (so that several proxies of one process
+  /// stop together).
+  void requestStop(double seconds);
+
+  /// Messages moved so far (sent, received), for tests.
+  uint64_t messagesSent() const { return sent_.load(); }
+  uint64_t messagesReceived() const { return received_.load(); }
+
+  struct Half;
+  struct Link;
+
+private:
+  DeviceProxy() = default;
+  void run(std::vector<std::string> handles, double connectSeconds);
+  Status connectAll(const std::vector<std::string> &handles, Deadline deadline);
+  Status moveMessages(bool *progressed);
+  Status linkProgress(Link &link, bool *progressed);
+  Status sayGoodbye();
+  Status checkGoodbye(Link &link, const Status &failure, bool *progressed);
+  bool drained() const;
+  bool stopExpired() const;
+  void fail(const Status &status);
+
+  std::unique_ptr<net::Net> net_;
+  int dev_ = 0;
+  std::string what_, handle_;
+  uint64_t layoutKey_ = 0;
+  std::unique_ptr<net::NetListenComm> listen_;
+  std::vector<std::unique_ptr<net::NetMemory>> memory_;
+  std::vector<std::unique_ptr<Link>> links_;
+  std::vector<std::unique_ptr<Half>> halves_;
+  std::atomic<int32_t *> abortFlag_{nullptr};
+  std::thread thread_;
+  std::atomic<bool> stopping_{false}, failed_{false}, connected_{false};
+  /// When stop() gives up waiting for messages to leave (steady clock
+  /// ticks).
+  std::atomic<int64_t> stopAt_{0};
+  std::atomic<uint64_t> sent_{0}, received_{0};
+  mutable std::mutex mutex_;
+  Status error_;
+};
+
+} // namespace dev
+} // namespace collrt
+
+#endif
