@@ -232,8 +232,33 @@ collc_run_ipc() {
   return $rc
 }
 export -f collc_run_ipc
-step collc-run-ipc 40 70 collc_run_ipc || failed=1
+step collc-run-ipc 40 95 collc_run_ipc || failed=1
 cp "$OUT/logs/collc-run-ipc.log" "$OUT/collc-run-ipc.txt"
+
+# The same 2 ranks as if on two hosts (COLLC_HOST_NAME): their connections
+# are network connections, moved by each process's proxy thread over TCP
+# (docs/gpu-runtime.md, "Across hosts"); every element checked.
+collc_run_hosts() {
+  local row name plan port
+  row=$(awk -F'\t' '$7 == "ipc" { print; exit }' "$PREP/manifest.tsv")
+  [ -n "$row" ] || { echo "no ipc entry in $PREP/manifest.tsv: rerun bench/gpu/prepare.sh"; return 1; }
+  name=$(cut -f1 <<< "$row"); plan=$(cut -f4 <<< "$row")
+  port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+  echo "# 2 processes, COLLC_HOST_NAME gpu-host-0 and gpu-host-1, --transport tcp"
+  local pids=() rc=0 r
+  for r in 0 1; do
+    COLLC_RANK=$r COLLC_WORLD_SIZE=2 COLLC_LOCAL_RANK=0 COLLC_HOST_NAME=gpu-host-$r \
+      COLLC_MASTER_ADDR=127.0.0.1 COLLC_MASTER_PORT=$port "$BUILD/bin/collc-run" \
+      "$PREP/$plan" --backend cuda --kernels "$OUT/kernels/$name.fatbin" \
+      --transport tcp --check --bytes 4K:1M:16 --iters 2 --warmup 1 --timeout 20 &
+    pids+=($!)
+  done
+  for r in "${pids[@]}"; do wait "$r" || rc=1; done
+  return $rc
+}
+export -f collc_run_hosts
+step collc-run-hosts 25 70 collc_run_hosts || failed=1
+cp "$OUT/logs/collc-run-hosts.log" "$OUT/collc-run-hosts.txt"
 
 # 4. Timings.
 step primitives 40 60 "$CHECK" primitives "$OUT/kernels/primitives.fatbin" \

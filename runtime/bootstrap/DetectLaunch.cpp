@@ -8,7 +8,10 @@
 //                                   OMPI_COMM_WORLD_LOCAL_RANK
 //   slurm     SLURM_PROCID          SLURM_NTASKS      SLURM_LOCALID
 // The rendezvous: COLLC_MASTER_ADDR (else MASTER_ADDR) and
-// COLLC_MASTER_PORT (else MASTER_PORT).
+// COLLC_MASTER_PORT (else MASTER_PORT). COLLC_HOST_NAME, when set, is the
+// host name this rank reports instead of gethostname() (so that processes
+// of one machine can be run as if on several hosts: tests, and the GPU
+// backend's network connections on a machine with one GPU).
 //
 //===----------------------------------------------------------------------===//
 #include "collrt/Bootstrap.h"
@@ -132,6 +135,13 @@ Status detectLaunch(const EnvLookup &env, LaunchInfo *info) {
   if (Status s = parseInt(env, portName, "", 1, 65535, &result.masterPort);
       !s.ok())
     return s;
+  if (const char *host = env("COLLC_HOST_NAME")) {
+    result.hostName = host;
+    if (result.hostName.empty() ||
+        result.hostName.find_first_of(" \t\n") != std::string::npos)
+      return envError("COLLC_HOST_NAME='" + result.hostName +
+                      "' must be a non-empty name without spaces");
+  }
   *info = std::move(result);
   return Status::success();
 }

@@ -1,6 +1,8 @@
 //===- CudaExecutor.cpp - collectives as kernels on one GPU ---------------===//
 #include "runtime/device/CudaExecutor.h"
 
+#include "runtime/transport/NetOpen.h"
+
 #include "collrt/collrt.h"
 #include "collrt/device/Channel.h"
 #include "collrt/device/WaitState.h"
@@ -197,10 +199,13 @@ CudaCollective::~CudaCollective() {
   // one failed: keep it (the process is about to report and exit).
   if (failed_ && !layout_.launchesEveryRank())
     running = true;
+  proxy_.reset(); // before the host arenas it moves messages in
   for (cu::DevicePtr p : opened_)
     d_->cuIpcCloseMemHandle(p);
   if (arena_ && !running)
     d_->cuMemFree(arena_);
+  if (hostArena_ && !running)
+    d_->cuMemFreeHost(hostArena_);
   if (abortHost_ && !running)
     d_->cuMemFreeHost(const_cast<int32_t *>(abortHost_));
 }
@@ -309,8 +314,32 @@ Status CudaCollective::create(const PlanCollective &collective, size_t index,
   if (cu::Result r = d->cuMemsetD8(c->arena_, 0, l.launchBytes());
       r != cu::kSuccess)
     return d->fail(what, "cuMemsetD8", r);
+  if (l.usesNet()) {
+    // The halves of the network connections: pinned host memory the
+    // proxy thread and the kernel both reach.
+    uint64_t bytes = 0;
+    c->hostOffsets_.assign(size_t(l.nranks()), 0);
+    for (int32_t r : l.launched()) {
+      c->hostOffsets_[size_t(r)] = bytes;
+      bytes += (l.arena(r).hostBytes + 255) / 256 * 256;
+    }
+    if (cu::Result r = d->cuMemHostAlloc(&c->hostArena_, bytes,
+                                         cu::kMemHostAllocDeviceMap |
+                                             cu::kMemHostAllocPortable);
+        r != cu::kSuccess)
+      return d->fail(what + ": " + std::to_string(bytes) +
+                         " bytes of pinned host memory for the network "
+                         "connections' slots",
+                     "cuMemHostAlloc", r, ErrorCode::SystemError);
+    std::memset(c->hostArena_, 0, bytes);
+    if (cu::Result r = d->cuMemHostGetDevicePointer(&c->hostArenaDevice_,
+                                                    c->hostArena_, 0);
+        r != cu::kSuccess)
+      return d->fail(what + ": the network connections' host memory",
+                     "cuMemHostGetDevicePointer", r);
+  }
   c->arenas_ = l.localArenas(c->arena_);
-  c->connected_ = l.launchesEveryRank();
+  c->connected_ = l.launchesEveryRank() && !l.usesNet();
   if (cu::Result r = d->cuEventCreate(&c->done_, cu::kEventDefault);
       r != cu::kSuccess)
     return d->fail(what, "cuEventCreate", r);
@@ -357,6 +386,41 @@ std::string hostName() {
 }
 } // namespace
 
+Status CudaCollective::startNetwork(std::unique_ptr<net::Net> net, int dev) {
+  const LaunchLayout &l = layout_;
+  if (failed_)
+    return failure_;
+  if (!l.usesNet())
+    return Status(ErrorCode::InvalidArgument,
+                  l.name() + ": startNetwork: no rank of " + launchName() +
+                      " has a network connection");
+  if (proxy_)
+    return Status(ErrorCode::InvalidArgument,
+                  l.name() + ": startNetwork called twice");
+  std::vector<char *> hosts(size_t(l.nranks()), nullptr);
+  for (int32_t r : l.launched())
+    if (l.arena(r).hostBytes)
+      hosts[size_t(r)] =
+          static_cast<char *>(hostArena_) + hostOffsets_[size_t(r)];
+  if (Status s = DeviceProxy::create(std::move(net), dev, l, hosts,
+                                     l.name() + " on " + launchName(), &proxy_);
+      !s.ok())
+    return failWith(s, nullptr);
+  return Status::success();
+}
+
+Status CudaCollective::stopNetwork(double seconds) {
+  if (!proxy_)
+    return Status::success();
+  if (Status s = proxy_->stop(seconds); !s.ok())
+    return failWith(s, nullptr);
+  return Status::success();
+}
+
+std::string CudaCollective::networkDescription() const {
+  return proxy_ ? proxy_->describe() : std::string();
+}
+
 std::vector<ArenaEntry> CudaCollective::localEntries() const {
   std::vector<ArenaEntry> entries;
   std::string host = hostName();
@@ -370,6 +434,8 @@ std::vector<ArenaEntry> CudaCollective::localEntries() const {
     e.device = options_.device;
     e.address = arenas_[size_t(r)];
     e.offset = layout_.arenaOffset(r);
+    if (proxy_)
+      e.netHandle = proxy_->handle();
     entries.push_back(e);
   }
   return entries;
@@ -407,6 +473,13 @@ Status CudaCollective::connect(const std::vector<ArenaEntry> &table) {
                   l.name() + ": connect called twice");
   if (Status s = l.checkPeerTable(table); !s.ok())
     return failWith(s, nullptr);
+  if (l.usesNet() && !proxy_)
+    return failWith(
+        Status(ErrorCode::InvalidArgument,
+               l.name() + ": " + launchName() +
+                   " has network connections (ranks on other hosts) and no "
+                   "proxy to move them: call startNetwork first"),
+        nullptr);
   if (Status s = makeCurrent(); !s.ok())
     return s;
   std::string host = hostName();
@@ -417,8 +490,8 @@ Status CudaCollective::connect(const std::vector<ArenaEntry> &table) {
   std::vector<std::pair<std::string, cu::DevicePtr>> mapped;
   for (int32_t r : l.launched())
     for (int32_t p : l.peersOf(r)) {
-      if (arenas[size_t(p)])
-        continue;
+      if (arenas[size_t(p)] || l.acrossHosts(r, p))
+        continue; // (across hosts: the proxy's)
       const ArenaEntry &e = table[size_t(p)];
       std::string head = l.name() + ": rank " + std::to_string(r) +
                          " (process " + std::to_string(self) + " on " + host +
@@ -473,6 +546,15 @@ Status CudaCollective::connect(const std::vector<ArenaEntry> &table) {
       }
       arenas[size_t(p)] = base + e.offset;
     }
+  if (proxy_) {
+    std::vector<std::string> handles;
+    for (const ArenaEntry &e : table)
+      handles.push_back(e.netHandle);
+    if (Status s = proxy_->start(handles, const_cast<int32_t *>(abortHost_),
+                                 options_.connectSeconds);
+        !s.ok())
+      return failWith(s, nullptr);
+  }
   arenas_ = arenas;
   connected_ = true;
   return Status::success();
@@ -520,7 +602,9 @@ Status CudaCollective::setBuffers(const std::vector<cu::DevicePtr> &inputs,
       return d_->fail(l.name(), "cuMemcpyHtoD", r);
     for (int32_t rank : l.launched()) {
       std::vector<uint8_t> control;
-      if (Status s = l.rankControlImage(rank, arenas_, &control); !s.ok())
+      uint64_t host =
+          hostArena_ ? hostArenaDevice_ + hostOffsets_[size_t(rank)] : 0;
+      if (Status s = l.rankControlImage(rank, arenas_, &control, host); !s.ok())
         return s;
       if (cu::Result r = d_->cuMemcpyHtoD(arena_ + l.arenaOffset(rank),
                                           control.data(), control.size());
@@ -648,7 +732,12 @@ Status CudaCollective::snapshot(LaunchSnapshot *s) const {
                       "cuMemcpyDtoH", r);
     controls[size_t(rank)] = reinterpret_cast<const char *>(copy.data());
   }
-  *s = readSnapshot(l, controls);
+  std::vector<const char *> hosts(size_t(l.nranks()), nullptr);
+  if (hostArena_)
+    for (int32_t rank : l.launched())
+      hosts[size_t(rank)] =
+          static_cast<const char *>(hostArena_) + hostOffsets_[size_t(rank)];
+  *s = readSnapshot(l, controls, hosts);
   uint64_t tiles = uint64_t(l.tiles());
   for (size_t i = 0; i < l.connections().size(); ++i) {
     uint64_t before =
@@ -688,6 +777,10 @@ Status CudaCollective::wait(cu::Stream stream) {
                   bool checkPeers = false) -> Status {
     *finished = false;
     for (;;) {
+      if (checkPeers && proxy_ && peerFailure.ok() && proxy_->failed()) {
+        peerFailure = proxy_->error(); // it raised abortFlag already
+        return Status::success();
+      }
       if (checkPeers && peerCheck_ && peerFailure.ok() &&
           Clock::now() >= nextCheck) {
         peerFailure = peerCheck_();
@@ -1359,11 +1452,58 @@ Status runPlanOnRank(const Plan &plan, size_t index,
     return fail(s);
   GpuRunOptions mine = options;
   mine.ranks = {rank};
+  // The hosts of the group's ranks (the bootstrap's host names): ranks on
+  // different hosts talk through network connections.
+  const std::vector<int32_t> &members = collective.groups[size_t(group)];
+  std::vector<std::string> hostNames;
+  for (int32_t w : members) {
+    if (w < 0 || size_t(w) >= bootstrap.hosts().size())
+      return fail(Status(ErrorCode::InvalidPlan,
+                         "group " + std::to_string(group) +
+                             " names world rank " + std::to_string(w) +
+                             ", outside the world of " +
+                             std::to_string(bootstrap.hosts().size())));
+    const std::string &name = bootstrap.hosts()[size_t(w)];
+    int32_t h = int32_t(std::find(hostNames.begin(), hostNames.end(), name) -
+                        hostNames.begin());
+    if (size_t(h) == hostNames.size())
+      hostNames.push_back(name);
+    mine.hosts.push_back(h);
+  }
   std::unique_ptr<CudaCollective> c;
   if (Status s = CudaCollective::create(collective, index, options.count,
                                         *module, kernel, mine, &c);
       !s.ok())
     return fail(s);
+  if (c->layout().usesNet()) {
+    int32_t peer = -1;
+    for (int32_t p : c->layout().peersOf(rank))
+      if (peer < 0 && c->layout().acrossHosts(rank, p))
+        peer = p;
+    std::string pair = "group rank " + std::to_string(rank) + " (on " +
+                       bootstrap.hosts()[size_t(world)] + ") and its peer " +
+                       std::to_string(peer) + " (world rank " +
+                       std::to_string(members[size_t(peer)]) + ", on " +
+                       bootstrap.hosts()[size_t(members[size_t(peer)])] + ")";
+    if (options.network.empty())
+      return fail(Status(ErrorCode::Unsupported,
+                         pair + " are on different hosts, so their "
+                                "connections go over the network, and no "
+                                "network was chosen: give "
+                                "GpuRunOptions::network (collc-run "
+                                "--transport tcp or ib)"));
+    transport::OpenedNet opened;
+    if (Status s = transport::openNet(
+            bootstrap, options.network, options.netInterface, options.ib,
+            "GPU network connections (" + options.network + "), " + who,
+            &opened);
+        !s.ok())
+      return fail(s);
+    result->network = options.network + ": " + opened.description;
+    if (Status s = c->startNetwork(std::move(opened.net), opened.device);
+        !s.ok())
+      return fail(s);
+  }
 
   // The exchange: every process's entries, by world rank.
   std::vector<ArenaEntry> exported;
@@ -1374,7 +1514,6 @@ Status runPlanOnRank(const Plan &plan, size_t index,
           bootstrap.allGather(encodeArenaEntry(exported.at(0)), &all, deadline);
       !s.ok())
     return fail(s);
-  const std::vector<int32_t> &members = collective.groups[size_t(group)];
   std::vector<ArenaEntry> table(members.size());
   for (size_t i = 0; i < members.size(); ++i) {
     int32_t w = members[i];
@@ -1404,6 +1543,10 @@ Status runPlanOnRank(const Plan &plan, size_t index,
   // process has waited for its launches.
   if (Status s = bootstrap.barrier(Deadline::after(options.timeoutSeconds));
       !s.ok())
+    return Status(s.code(), who + ": " + s.message());
+  // Every rank's kernels have ended: what the proxy still holds has left or
+  // is in flight to a peer that has received it all.
+  if (Status s = c->stopNetwork(5); !s.ok())
     return Status(s.code(), who + ": " + s.message());
   return Status::success();
 }

@@ -35,7 +35,9 @@
 #include "collrt/Bootstrap.h"
 #include "collrt/Plan.h"
 #include "collrt/Status.h"
+#include "collrt/Transport.h"
 #include "runtime/device/CudaDriver.h"
+#include "runtime/device/DeviceProxy.h"
 #include "runtime/device/LaunchLayout.h"
 #include "runtime/device/WaitReport.h"
 
@@ -110,6 +112,18 @@ public:
   int registers() const { return registers_; }
   /// "132 SMs x 1 block of 512 threads (128 registers)".
   const std::string &residency() const { return residency_; }
+
+  /// Network connections (DeviceOptions::hosts: ranks on other hosts):
+  /// creates the proxy that moves them over `net` device `dev`
+  /// (DeviceProxy.h), before exportArenas so that the entries carry its
+  /// handle. connect() starts it; a layout with network connections
+  /// refuses to connect without it.
+  Status startNetwork(std::unique_ptr<net::Net> net, int dev);
+  /// After the last wait of every rank: lets the proxy send what is left
+  /// and say goodbye (at most `seconds`), then closes its connections.
+  Status stopNetwork(double seconds);
+  /// "tcp 10.0.0.5 ..." where a proxy runs, "" otherwise.
+  std::string networkDescription() const;
 
   /// The entries of this launch's arenas for the peers' processes: the
   /// allocation's IPC handle (cuIpcGetMemHandle), each arena's offset,
@@ -197,6 +211,13 @@ private:
   uint64_t launchesDone_ = 0, launchesPending_ = 0;
   bool failed_ = false;
   Status failure_;
+  /// The host arenas of the launched ranks with network connections: one
+  /// pinned host allocation mapped for the device (hostArena_, at
+  /// hostArenaDevice_ there), rank r's part at hostOffsets_[r].
+  void *hostArena_ = nullptr;
+  cu::DevicePtr hostArenaDevice_ = 0;
+  std::vector<uint64_t> hostOffsets_;
+  std::unique_ptr<DeviceProxy> proxy_;
 };
 
 /// Launches of one collective in this process (runPlanOnDevices: one per
@@ -237,6 +258,9 @@ struct GpuRunResult {
   /// (every rank on one GPU; runPlanOnRank: this rank) (LaunchLayout's
   /// traffic model, docs/gpu-runtime.md).
   double inputBytes = 0, memoryBytes = 0;
+  /// runPlanOnRank with ranks on other hosts: the network and its device
+  /// ("tcp: rank 3 listens on ..."); "" where every peer is on this host.
+  std::string network;
 };
 
 struct GpuRunOptions : CudaOptions {
@@ -256,6 +280,14 @@ struct GpuRunOptions : CudaOptions {
   /// two launches on one device); rank r runs in launch r % devices.size()
   /// (dealRanks). Empty: one launch of every rank on `device`.
   std::vector<int32_t> devices;
+  /// runPlanOnRank: the network between ranks on different hosts (by the
+  /// bootstrap's host names): "tcp" or "ib"; "" refuses ranks on several
+  /// hosts, naming them. `netInterface`: tcp's interface (as
+  /// createTcpTransport's); `ib`: the RDMA port's choice (as the ib
+  /// transport's).
+  std::string network;
+  std::string netInterface;
+  IbTransportOptions ib;
 };
 
 /// Runs collective `index` of `plan` on its N ranks of one GPU with the

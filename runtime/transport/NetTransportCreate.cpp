@@ -5,6 +5,7 @@
 // ib picks an RDMA port by the topology's GPU-NIC affinity (NicChoice).
 //
 //===----------------------------------------------------------------------===//
+#include "NetOpen.h"
 #include "NetTransport.h"
 
 #include "net/IbvNet.h"
@@ -68,39 +69,26 @@ static Status listenAddress(const std::string &interface,
   return Status::success();
 }
 
-} // namespace transport
-
-Status createTcpTransport(Bootstrap &bootstrap, const std::string &interface,
-                          std::unique_ptr<Transport> *transport) {
-  const std::string here =
-      "tcp transport, rank " + std::to_string(bootstrap.rank());
-  std::string host;
-  if (Status s = transport::listenAddress(interface, bootstrap.localAddress(),
-                                          here, &host);
-      !s.ok())
-    return s;
-  std::unique_ptr<net::Net> net;
-  if (Status s = net::createSocketNet(host, here, &net); !s.ok())
-    return s;
-  std::string description = "tcp: rank " + std::to_string(bootstrap.rank()) +
-                            " listens on " + net->devices()[0].describe();
-  auto result = std::make_unique<transport::NetTransport>(
-      "tcp", bootstrap, std::move(net), 0, std::move(description));
-  if (Status s = result->start(); !s.ok())
-    return Status(s.code(),
-                  s.message() + (interface.empty()
-                                     ? std::string()
-                                     : " (is '" + interface +
-                                           "' an address of this host?)"));
-  *transport = std::move(result);
-  return Status::success();
-}
-
-Status createIbTransport(Bootstrap &bootstrap,
-                         const IbTransportOptions &options,
-                         std::unique_ptr<Transport> *transport) {
-  const std::string here =
-      "ib transport, rank " + std::to_string(bootstrap.rank());
+Status openNet(Bootstrap &bootstrap, const std::string &kind,
+               const std::string &interface, const IbTransportOptions &options,
+               const std::string &here, OpenedNet *opened) {
+  const std::string rank = "rank " + std::to_string(bootstrap.rank());
+  if (kind == "tcp") {
+    std::string host;
+    if (Status s =
+            listenAddress(interface, bootstrap.localAddress(), here, &host);
+        !s.ok())
+      return s;
+    if (Status s = net::createSocketNet(host, here, &opened->net); !s.ok())
+      return s;
+    opened->device = 0;
+    opened->description =
+        rank + " listens on " + opened->net->devices()[0].describe();
+    return Status::success();
+  }
+  if (kind != "ib")
+    return Status(ErrorCode::InvalidArgument,
+                  here + ": network '" + kind + "' must be tcp or ib");
   // The topology first: a wrong file is an error on every machine.
   std::unique_ptr<collc::topo::Topology> topology;
   net::NicAffinity affinity;
@@ -118,30 +106,65 @@ Status createIbTransport(Bootstrap &bootstrap,
       return Status(s.code(), here + ": " + s.message());
   }
   std::string host;
-  if (Status s = transport::listenAddress(
-          options.interface, bootstrap.localAddress(), here, &host);
+  if (Status s = listenAddress(options.interface, bootstrap.localAddress(),
+                               here, &host);
       !s.ok())
     return s;
   net::IbvNetOptions ibv;
   ibv.library = options.library;
   ibv.oobHost = host;
   ibv.gidIndex = options.gidIndex;
-  std::unique_ptr<net::Net> net;
-  if (Status s = net::createIbvNet(ibv, here, &net); !s.ok())
+  if (Status s = net::createIbvNet(ibv, here, &opened->net); !s.ok())
     return s;
   net::NicSelection selection;
-  if (Status s = net::chooseNic(net->devices(), options.device,
+  if (Status s = net::chooseNic(opened->net->devices(), options.device,
                                 topology ? &affinity : nullptr,
                                 bootstrap.localRank(), &selection);
       !s.ok())
     return Status(s.code(), here + ": " + s.message());
-  const net::NetDeviceInfo &device = net->devices()[selection.device];
-  std::string description = "ib: rank " + std::to_string(bootstrap.rank()) +
-                            " uses " + device.describe() + ": " +
-                            selection.reason;
+  opened->device = static_cast<int>(selection.device);
+  opened->description = rank + " uses " +
+                        opened->net->devices()[selection.device].describe() +
+                        ": " + selection.reason;
+  return Status::success();
+}
+
+} // namespace transport
+
+Status createTcpTransport(Bootstrap &bootstrap, const std::string &interface,
+                          std::unique_ptr<Transport> *transport) {
+  const std::string here =
+      "tcp transport, rank " + std::to_string(bootstrap.rank());
+  transport::OpenedNet opened;
+  if (Status s = transport::openNet(bootstrap, "tcp", interface,
+                                    IbTransportOptions(), here, &opened);
+      !s.ok())
+    return s;
   auto result = std::make_unique<transport::NetTransport>(
-      "ib", bootstrap, std::move(net), static_cast<int>(selection.device),
-      std::move(description));
+      "tcp", bootstrap, std::move(opened.net), 0, "tcp: " + opened.description);
+  if (Status s = result->start(); !s.ok())
+    return Status(s.code(),
+                  s.message() + (interface.empty()
+                                     ? std::string()
+                                     : " (is '" + interface +
+                                           "' an address of this host?)"));
+  *transport = std::move(result);
+  return Status::success();
+}
+
+Status createIbTransport(Bootstrap &bootstrap,
+                         const IbTransportOptions &options,
+                         std::unique_ptr<Transport> *transport) {
+  const std::string here =
+      "ib transport, rank " + std::to_string(bootstrap.rank());
+  transport::OpenedNet opened;
+  if (Status s =
+          transport::openNet(bootstrap, "ib", "", options, here, &opened);
+      !s.ok())
+    return s;
+  auto result = std::make_unique<transport::NetTransport>(
+      "ib", bootstrap, std::move(opened.net), opened.device,
+      "ib: " + opened.description);
   if (Status s = result->start(); !s.ok())
     return s;
   *transport = std::move(result);

@@ -197,7 +197,9 @@ and prints a row per size as nccl-tests does (docs/collc-run.md).
                         one GPU (each rank its own buffers, every rank's
                         blocks in one launch), or without --ranks one rank
                         per process under a launcher, on GPU LOCAL_RANK %
-                        devices, CUDA IPC between the processes
+                        devices, CUDA IPC between the processes of a host
+                        and, between hosts, the network of --transport tcp
+                        or ib (moved by a proxy thread per process)
   --kernels FILE        cuda: the fatbin, cubin or PTX that collc
                         --emit=fatbin wrote for the same program (required)
   --devices LIST        cuda with --ranks: the CUDA devices of this process,
@@ -470,18 +472,20 @@ bool parseOptions(int argc, char **argv, Options *o, std::string *error) {
   if (o->backend == "cuda") {
     // What does not apply to the generated kernels is refused rather than
     // ignored.
-    for (const auto &[option, given] :
-         {std::make_pair("--transport", o->transportGiven),
-          std::make_pair("--ib-device", !o->ibDevice.empty()),
-          std::make_pair("--topology", !o->topologyFile.empty())})
-      if (given) {
-        *error = std::string(option) +
-                 " does not apply to --backend cuda: its ranks are blocks of "
-                 "kernels that exchange messages through GPU memory (of one "
-                 "GPU, or of another process's GPU through CUDA IPC), "
-                 "without a transport";
-        return false;
-      }
+    if (o->transportGiven && o->transport != "tcp" && o->transport != "ib") {
+      *error = "--transport " + o->transport +
+               " does not apply to --backend cuda: its ranks exchange "
+               "messages through GPU memory on one host (CUDA IPC, peer "
+               "access); --transport tcp or ib names the network for ranks "
+               "on different hosts";
+      return false;
+    }
+    if (o->transportGiven && o->ranks > 0) {
+      *error = "--transport " + o->transport +
+               " with --backend cuda is the network between processes on "
+               "different hosts; --ranks runs every rank in this process";
+      return false;
+    }
     if (!o->devices.empty() && o->ranks == 0) {
       *error = "--devices needs --ranks N (this process runs the N ranks on "
                "those GPUs); without --ranks each process of a launcher "

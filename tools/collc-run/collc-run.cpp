@@ -394,6 +394,11 @@ collrt::dev::GpuRunOptions gpuRunOptions(const Options &o, int device) {
   g.check = o.check;
   g.timeoutSeconds = o.timeoutSeconds;
   g.slotBytes = o.slotBytes;
+  // Between hosts (runPlanOnRank): the network only when asked for.
+  if (o.transportGiven)
+    g.network = o.transport;
+  g.ib.device = o.ibDevice;
+  g.ib.topologyFile = o.topologyFile;
   return g;
 }
 
@@ -649,12 +654,20 @@ int runGpuProcess(const Options &o, const collrt::Plan &plan,
                  " (their kernels take turns on it unless MPS runs: times "
                  "are not those of separate GPUs)";
   }
+  std::vector<std::string> hosts = bootstrap->hosts();
+  std::sort(hosts.begin(), hosts.end());
+  hosts.erase(std::unique(hosts.begin(), hosts.end()), hosts.end());
+  std::string links =
+      hosts.size() == 1
+          ? "CUDA IPC between them"
+          : "CUDA IPC between the processes of a host, " +
+                (o.transportGiven ? o.transport : std::string("no network")) +
+                " between the " + std::to_string(hosts.size()) + " hosts";
   if (launch.rank == 0)
     printHeader(o, plan, collective,
                 std::to_string(launch.worldSize) +
-                    " ranks as processes, one per GPU context, CUDA IPC "
-                    "between them (" +
-                    placement + ")" + shared);
+                    " ranks as processes, one per GPU context, " + links +
+                    " (" + placement + ")" + shared);
 
   collrt::dev::GpuRunOptions g = gpuRunOptions(o, device);
   int64_t totalWrong = 0;
@@ -666,6 +679,10 @@ int runGpuProcess(const Options &o, const collrt::Plan &plan,
     if (!s.ok())
       return fail(kExitFailed,
                   formatBytes(size.bytesPerRank) + ": " + s.toString());
+    if (!r.network.empty() && &size == &setup.sizes.front())
+      std::fprintf(stderr,
+                   "collc-run: %s: network connections to other hosts: %s\n",
+                   who.c_str(), r.network.c_str());
     if (r.wrong) {
       std::string text = "collc-run: " + who + ", " +
                          formatBytes(size.bytesPerRank) + ": " +

@@ -173,3 +173,19 @@ TEST(DetectLaunch, RendezvousVariables) {
 }
 
 } // namespace
+
+TEST(DetectLaunch, HostNameOverride) {
+  Env env{kMaster};
+  env.vars.insert({{"RANK", "1"}, {"WORLD_SIZE", "2"}, {"LOCAL_RANK", "1"}});
+  LaunchInfo info;
+  ASSERT_TRUE(detect(env, &info).ok());
+  EXPECT_EQ(info.hostName, ""); // gethostname() at the rendezvous
+  env.vars["COLLC_HOST_NAME"] = "node-b";
+  ASSERT_TRUE(detect(env, &info).ok());
+  EXPECT_EQ(info.hostName, "node-b");
+  env.vars["COLLC_HOST_NAME"] = "node b";
+  expectError(env, "COLLC_HOST_NAME='node b' must be a non-empty name "
+                   "without spaces");
+  env.vars["COLLC_HOST_NAME"] = "";
+  expectError(env, "COLLC_HOST_NAME='' must be a non-empty name");
+}
