@@ -234,16 +234,43 @@ Status enablePeerAccess(int ordinal, int peer, const std::string &what) {
                       std::to_string(peer) +
                       " (cuDeviceCanAccessPeer says no: no NVLink or PCIe "
                       "peer path between them); the ranks exchange messages "
-                      "through each other's memory, so this topology would "
-                      "need another path (staging through host memory, not "
-                      "built): put these ranks on devices that reach each "
-                      "other, or run one process per GPU");
+                      "through each other's memory, so their connections "
+                      "must go through host memory "
+                      "(DeviceOptions::hostLinks, which runPlanOnDevices "
+                      "chooses for such devices)");
   if (cu::Result r = d->cuCtxEnablePeerAccess(peerContext, 0);
       r != cu::kSuccess && r != cu::kPeerAccessAlreadyEnabled)
     return d->fail(what + ": enabling the access of CUDA device " +
                        std::to_string(ordinal) + " to CUDA device " +
                        std::to_string(peer) + "'s memory",
                    "cuCtxEnablePeerAccess", r, ErrorCode::Unsupported);
+  return Status::success();
+}
+
+Status canAccessPeer(int ordinal, int peer, bool *can) {
+  *can = false;
+  const CudaDriver *d = nullptr;
+  cu::Context context = nullptr;
+  if (Status s = loadCudaDriver(ordinal, &d, &context); !s.ok())
+    return s;
+  if (Status s = loadCudaDriver(peer, &d, &context); !s.ok())
+    return s;
+  if (ordinal == peer) {
+    *can = true;
+    return Status::success();
+  }
+  std::string devices = "CUDA device " + std::to_string(ordinal) +
+                        " and CUDA device " + std::to_string(peer);
+  cu::Device device = 0, other = 0;
+  if (cu::Result r = d->cuDeviceGet(&device, ordinal); r != cu::kSuccess)
+    return d->fail(devices, "cuDeviceGet", r);
+  if (cu::Result r = d->cuDeviceGet(&other, peer); r != cu::kSuccess)
+    return d->fail(devices, "cuDeviceGet", r);
+  int yes = 0;
+  if (cu::Result r = d->cuDeviceCanAccessPeer(&yes, device, other);
+      r != cu::kSuccess)
+    return d->fail(devices, "cuDeviceCanAccessPeer", r);
+  *can = yes != 0;
   return Status::success();
 }
 

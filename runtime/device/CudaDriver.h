@@ -145,6 +145,11 @@ Status loadCudaDriver(int ordinal, const CudaDriver **driver,
 /// ranks that need it), where the devices cannot access each other.
 Status enablePeerAccess(int ordinal, int peer, const std::string &what);
 
+/// Whether device `ordinal`'s kernels can access device `peer`'s memory
+/// (cuDeviceCanAccessPeer; true for the same device). Unsupported where
+/// there is no driver or device.
+Status canAccessPeer(int ordinal, int peer, bool *can);
+
 /// The number of CUDA devices (loading the driver as above; Unsupported
 /// with the reason where there is none).
 Status cudaDeviceCount(int *count);

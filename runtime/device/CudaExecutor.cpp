@@ -3,6 +3,9 @@
 
 #include "runtime/transport/NetOpen.h"
 
+#include "compiler/Topology/Topology.h"
+#include "runtime/device/GpuLinks.h"
+
 #include "collrt/collrt.h"
 #include "collrt/device/Channel.h"
 #include "collrt/device/WaitState.h"
@@ -314,9 +317,11 @@ Status CudaCollective::create(const PlanCollective &collective, size_t index,
   if (cu::Result r = d->cuMemsetD8(c->arena_, 0, l.launchBytes());
       r != cu::kSuccess)
     return d->fail(what, "cuMemsetD8", r);
-  if (l.usesNet()) {
-    // The halves of the network connections: pinned host memory the
-    // proxy thread and the kernel both reach.
+  c->hostArenas_.assign(size_t(l.nranks()), 0);
+  if (l.usesHostArenas()) {
+    // Network connections' halves and host-memory connections: pinned
+    // host memory the proxy thread and the devices reach (PORTABLE: every
+    // context of the process maps it, at the same address under UVA).
     uint64_t bytes = 0;
     c->hostOffsets_.assign(size_t(l.nranks()), 0);
     for (int32_t r : l.launched()) {
@@ -337,9 +342,13 @@ Status CudaCollective::create(const PlanCollective &collective, size_t index,
         r != cu::kSuccess)
       return d->fail(what + ": the network connections' host memory",
                      "cuMemHostGetDevicePointer", r);
+    for (int32_t r : l.launched())
+      if (l.arena(r).hostBytes)
+        c->hostArenas_[size_t(r)] =
+            c->hostArenaDevice_ + c->hostOffsets_[size_t(r)];
   }
   c->arenas_ = l.localArenas(c->arena_);
-  c->connected_ = l.launchesEveryRank() && !l.usesNet();
+  c->connected_ = l.launchesEveryRank() && !l.usesHostArenas();
   if (cu::Result r = d->cuEventCreate(&c->done_, cu::kEventDefault);
       r != cu::kSuccess)
     return d->fail(what, "cuEventCreate", r);
@@ -436,6 +445,7 @@ std::vector<ArenaEntry> CudaCollective::localEntries() const {
     e.offset = layout_.arenaOffset(r);
     if (proxy_)
       e.netHandle = proxy_->handle();
+    e.hostAddress = hostArenas_[size_t(r)];
     entries.push_back(e);
   }
   return entries;
@@ -485,6 +495,7 @@ Status CudaCollective::connect(const std::vector<ArenaEntry> &table) {
   std::string host = hostName();
   int64_t self = int64_t(getpid());
   std::vector<uint64_t> arenas = l.localArenas(arena_);
+  std::vector<uint64_t> hostArenas = hostArenas_;
   // One mapping per exported allocation (a process may hold several
   // ranks' arenas in one).
   std::vector<std::pair<std::string, cu::DevicePtr>> mapped;
@@ -506,6 +517,22 @@ Status CudaCollective::connect(const std::vector<ArenaEntry> &table) {
                           "node only, and no network path for the GPU "
                           "backend is built"),
             nullptr);
+      if (l.viaHost(r, p)) {
+        // Through pinned host memory: the peer's host arena, which only a
+        // rank of this process can address.
+        if (e.process != self)
+          return failWith(
+              Status(ErrorCode::Unsupported,
+                     head + "their connections go through host memory (no "
+                            "peer-to-peer path between their GPUs), which "
+                            "is built between ranks of one process only "
+                            "(shared pinned memory between processes is "
+                            "not built)"),
+              nullptr);
+        hostArenas[size_t(p)] = e.hostAddress;
+        arenas[size_t(p)] = e.address;
+        continue;
+      }
       if (e.process == self) {
         // The same process: the pointer itself (a launch of another
         // CudaCollective, on this device or, with peer access, another).
@@ -556,6 +583,7 @@ Status CudaCollective::connect(const std::vector<ArenaEntry> &table) {
       return failWith(s, nullptr);
   }
   arenas_ = arenas;
+  hostArenas_ = hostArenas;
   connected_ = true;
   return Status::success();
 }
@@ -602,9 +630,8 @@ Status CudaCollective::setBuffers(const std::vector<cu::DevicePtr> &inputs,
       return d_->fail(l.name(), "cuMemcpyHtoD", r);
     for (int32_t rank : l.launched()) {
       std::vector<uint8_t> control;
-      uint64_t host =
-          hostArena_ ? hostArenaDevice_ + hostOffsets_[size_t(rank)] : 0;
-      if (Status s = l.rankControlImage(rank, arenas_, &control, host); !s.ok())
+      if (Status s = l.rankControlImage(rank, arenas_, &control, hostArenas_);
+          !s.ok())
         return s;
       if (cu::Result r = d_->cuMemcpyHtoD(arena_ + l.arenaOffset(rank),
                                           control.data(), control.size());
@@ -1362,13 +1389,41 @@ Status runPlanOnDevices(const Plan &plan, size_t index,
   std::vector<std::vector<int32_t>> groups =
       devices.size() == 1 ? std::vector<std::vector<int32_t>>{{}}
                           : dealRanks(n, int32_t(devices.size()));
+  // Which pairs of devices exchange messages through host memory: the
+  // topology's paths, else the driver's peer access (GpuLinks.h).
+  GpuRunOptions linked = options;
+  if (devices.size() > 1 && options.hostLinks.empty()) {
+    std::unique_ptr<collc::topo::Topology> topology;
+    if (!options.topologyFile.empty()) {
+      collc::topo::LoadResult loaded =
+          collc::topo::loadTopologyFile(options.topologyFile);
+      if (!loaded.topology)
+        return Status(ErrorCode::InvalidArgument,
+                      "the topology for the GPU links: " + loaded.error);
+      topology = std::move(loaded.topology);
+    }
+    LaunchLayout probe;
+    DeviceOptions all = options;
+    all.ranks.clear();
+    if (Status s =
+            LaunchLayout::create(collective, index, options.count, all, &probe);
+        !s.ok())
+      return s;
+    GpuLinkChoice choice;
+    if (Status s = chooseGpuLinks(probe, devices, topology.get(), canAccessPeer,
+                                  &choice);
+        !s.ok())
+      return s;
+    linked.hostLinks = choice.hostLinks;
+    result->links = choice.lines;
+  }
   std::vector<std::unique_ptr<CudaCollective>> owned;
   std::vector<CudaCollective *> launches;
   for (size_t g = 0; g < devices.size(); ++g) {
     const CudaModule *module = nullptr;
     if (Status s = moduleFor(devices[g], &module); !s.ok())
       return s;
-    GpuRunOptions o = options;
+    GpuRunOptions o = linked;
     o.device = devices[g];
     o.ranks = groups[g];
     std::unique_ptr<CudaCollective> c;

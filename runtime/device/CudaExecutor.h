@@ -217,6 +217,9 @@ private:
   void *hostArena_ = nullptr;
   cu::DevicePtr hostArenaDevice_ = 0;
   std::vector<uint64_t> hostOffsets_;
+  /// Host arena addresses by rank as the devices see them (this launch's,
+  /// and those of peers of this process with host-memory connections).
+  std::vector<uint64_t> hostArenas_;
   std::unique_ptr<DeviceProxy> proxy_;
 };
 
@@ -261,6 +264,9 @@ struct GpuRunResult {
   /// runPlanOnRank with ranks on other hosts: the network and its device
   /// ("tcp: rank 3 listens on ..."); "" where every peer is on this host.
   std::string network;
+  /// runPlanOnDevices: how each pair of devices is linked, a line each
+  /// (GpuLinkChoice::lines); empty with one device.
+  std::vector<std::string> links;
 };
 
 struct GpuRunOptions : CudaOptions {
@@ -288,6 +294,11 @@ struct GpuRunOptions : CudaOptions {
   std::string network;
   std::string netInterface;
   IbTransportOptions ib;
+  /// runPlanOnDevices: a topology file whose GPU-to-GPU paths decide which
+  /// pairs of devices exchange messages through host memory (GpuLinks.h);
+  /// "": the driver's peer access decides. DeviceOptions::hostLinks, when
+  /// given, wins.
+  std::string topologyFile;
 };
 
 /// Runs collective `index` of `plan` on its N ranks of one GPU with the

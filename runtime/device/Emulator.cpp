@@ -88,6 +88,12 @@ Status emulateLaunches(
   const LaunchLayout &first = launch->launches[0]->layout;
   int32_t n = first.nranks();
   std::string what = first.name() + " (emulated)";
+  if (!options.hostLinks.empty() && groups.size() > 1 && launchDevices.empty())
+    return Status(ErrorCode::Unsupported,
+                  what + ": DeviceOptions::hostLinks between ranks of "
+                         "different processes: host-memory connections "
+                         "between processes (shared pinned memory) are not "
+                         "built; they join ranks of one process");
   if (!kernel)
     return Status(ErrorCode::InvalidArgument, what + ": the kernel is null");
   if (options.emulatedThreads < 1 || options.emulatedThreads > 1024)
@@ -126,10 +132,11 @@ Status emulateLaunches(
                     what + ": out of memory for the emulated device arena (" +
                         std::to_string(bytes) + " bytes)");
     std::memset(one.memory, 0, bytes);
-    // Network connections: host arenas and a proxy over TCP on loopback
-    // (docs/gpu-runtime.md, "Across hosts").
+    // Network and host-memory connections: host arenas; for the network
+    // ones a proxy over TCP on loopback (docs/gpu-runtime.md, "Across
+    // hosts").
     one.hostArenas.assign(size_t(n), nullptr);
-    if (one.layout.usesNet()) {
+    if (one.layout.usesHostArenas())
       for (int32_t r : one.layout.launched()) {
         uint64_t hostBytes = one.layout.arena(r).hostBytes;
         if (!hostBytes)
@@ -142,6 +149,7 @@ Status emulateLaunches(
         std::memset(h, 0, hostBytes);
         one.hostArenas[size_t(r)] = h;
       }
+    if (one.layout.usesNet()) {
       std::string who = what + ", launch " + std::to_string(g);
       std::unique_ptr<net::Net> socketNet;
       if (Status s = net::createSocketNet("127.0.0.1", "tcp", &socketNet);
@@ -169,6 +177,7 @@ Status emulateLaunches(
       entry.offset = one.layout.arenaOffset(r);
       if (one.proxy)
         entry.netHandle = one.proxy->handle();
+      entry.hostAddress = address(one.hostArenas[size_t(r)]);
       table[size_t(r)] = encodeArenaEntry(entry);
     }
   }
@@ -196,9 +205,14 @@ Status emulateLaunches(
       return s;
     // Ranks of this launch use their own arenas; peers' from the table.
     std::vector<uint64_t> arenas = layout.localArenas(address(one->memory));
-    for (int32_t r = 0; r < n; ++r)
+    std::vector<uint64_t> hostArenas(static_cast<size_t>(n), 0);
+    for (int32_t r = 0; r < n; ++r) {
       if (!arenas[size_t(r)] && entries[size_t(r)].rank == r)
         arenas[size_t(r)] = entries[size_t(r)].address;
+      hostArenas[size_t(r)] = one->hostArenas[size_t(r)]
+                                  ? address(one->hostArenas[size_t(r)])
+                                  : entries[size_t(r)].hostAddress;
+    }
     for (int32_t r : layout.launched()) {
       size_t inBytes = size_t(layout.inputElements(r)) * e;
       size_t outBytes = size_t(layout.outputElements(r)) * e;
@@ -218,8 +232,7 @@ Status emulateLaunches(
         in[size_t(r)] = address(src);
       }
       std::vector<uint8_t> control;
-      if (Status s = layout.rankControlImage(
-              r, arenas, &control, address(one->hostArenas[size_t(r)]));
+      if (Status s = layout.rankControlImage(r, arenas, &control, hostArenas);
           !s.ok())
         return s;
       std::memcpy(one->memory + layout.arenaOffset(r), control.data(),

@@ -168,6 +168,24 @@ Status LaunchLayout::create(const PlanCollective &collective, size_t index,
   if (std::all_of(l.hosts_.begin(), l.hosts_.end(),
                   [&](int32_t h) { return h == l.hosts_[0]; }))
     l.hosts_.clear();
+  if (!options.hostLinks.empty())
+    l.viaHost_.assign(size_t(n) * size_t(n), 0);
+  for (auto [a, b] : options.hostLinks) {
+    if (a < 0 || a >= n || b < 0 || b >= n || a == b)
+      return Status(ErrorCode::InvalidArgument,
+                    l.name_ + ": DeviceOptions::hostLinks names ranks " +
+                        std::to_string(a) + " and " + std::to_string(b) +
+                        ": a pair of two different ranks of the program's " +
+                        std::to_string(n) + " is wanted");
+    if (l.acrossHosts(a, b))
+      return Status(ErrorCode::InvalidArgument,
+                    l.name_ + ": DeviceOptions::hostLinks names ranks " +
+                        std::to_string(a) + " and " + std::to_string(b) +
+                        ", which are on different hosts (their connections "
+                        "are network connections)");
+    l.viaHost_[size_t(a) * size_t(n) + size_t(b)] = 1;
+    l.viaHost_[size_t(b) * size_t(n) + size_t(a)] = 1;
+  }
 
   // The connections of every rank, the grid of the launched ones.
   l.peers_.resize(size_t(n));
@@ -189,6 +207,7 @@ Status LaunchLayout::create(const PlanCollective &collective, size_t index,
         conn.to = key.peer;
         conn.channel = ch;
         conn.net = l.acrossHosts(r, key.peer);
+        conn.viaHost = l.viaHost(r, key.peer);
         for (const auto &in : channels[ch].instructions)
           if (collc::sched::opcodeSends(in.opcode) && in.sendPeer == key.peer)
             ++conn.messagesPerTile;
@@ -227,22 +246,23 @@ Status LaunchLayout::create(const PlanCollective &collective, size_t index,
     // writes them. A network connection's words and slots are in each
     // side's host arena (below); only the counters stay here.
     for (Connection &conn : l.connections_) {
+      bool inHost = conn.net || conn.viaHost;
       if (size_t(conn.to) == r) {
-        if (!conn.net) {
+        if (!inHost) {
           conn.head = a.take(8, 128);
           conn.sizes = a.take(8 * l.slots_);
         }
         conn.recvCounter = a.take(8, 128);
       }
       if (size_t(conn.from) == r) {
-        if (!conn.net)
+        if (!inHost)
           conn.tail = a.take(8, 128);
         conn.sendCounter = a.take(8, 128);
       }
     }
     ra.controlBytes = a.take(0);
     for (Connection &conn : l.connections_) {
-      if (size_t(conn.to) != r || conn.net)
+      if (size_t(conn.to) != r || conn.net || conn.viaHost)
         continue;
       conn.buffers = a.take(uint64_t(l.slots_) * l.slotCapacity_);
       if (l.llSlotBytes_)
@@ -253,6 +273,19 @@ Status LaunchLayout::create(const PlanCollective &collective, size_t index,
     // moves messages out of (sender) or into (receiver).
     Allocator h;
     for (Connection &conn : l.connections_) {
+      if (conn.viaHost) {
+        // One connection, as in device memory, in pinned host memory.
+        if (size_t(conn.to) == r) {
+          conn.head = h.take(8, 128);
+          conn.sizes = h.take(8 * l.slots_);
+          conn.buffers = h.take(uint64_t(l.slots_) * l.slotCapacity_);
+          if (l.llSlotBytes_)
+            conn.llBuffers = h.take(uint64_t(l.slots_) * l.llSlotBytes_);
+        }
+        if (size_t(conn.from) == r)
+          conn.tail = h.take(8, 128);
+        continue;
+      }
       if (!conn.net)
         continue;
       if (size_t(conn.to) == r) {
@@ -309,7 +342,7 @@ Status LaunchLayout::create(const PlanCollective &collective, size_t index,
          {uint64_t(c.from), uint64_t(c.to), uint64_t(c.channel),
           c.messagesPerTile, c.head, c.recvCounter, c.sizes, c.buffers,
           c.llBuffers, c.tail, c.sendCounter, uint64_t(c.net), c.sendHead,
-          c.sendSizes, c.sendBuffers, c.recvTail})
+          c.sendSizes, c.sendBuffers, c.recvTail, uint64_t(c.viaHost)})
       mix(v);
   for (const RankArena &ra : l.arenas_)
     for (uint64_t v :
@@ -322,6 +355,18 @@ Status LaunchLayout::create(const PlanCollective &collective, size_t index,
 }
 
 bool LaunchLayout::usesNet() const {
+  for (const Connection &c : connections_)
+    if (c.net && (launches(c.from) || launches(c.to)))
+      return true;
+  return false;
+}
+
+bool LaunchLayout::viaHost(int32_t r, int32_t p) const {
+  return !viaHost_.empty() &&
+         viaHost_[size_t(r) * size_t(nranks_) + size_t(p)] != 0;
+}
+
+bool LaunchLayout::usesHostArenas() const {
   for (int32_t r : launched_)
     if (arenas_[size_t(r)].hostBytes)
       return true;
@@ -410,10 +455,10 @@ std::vector<uint8_t> LaunchLayout::headerImage(
   return image;
 }
 
-Status LaunchLayout::rankControlImage(int32_t r,
-                                      const std::vector<uint64_t> &arenas,
-                                      std::vector<uint8_t> *out,
-                                      uint64_t hostArena) const {
+Status
+LaunchLayout::rankControlImage(int32_t r, const std::vector<uint64_t> &arenas,
+                               std::vector<uint8_t> *out,
+                               const std::vector<uint64_t> &hostArenas) const {
   if (r < 0 || r >= nranks_ || arenas.size() != size_t(nranks_))
     return Status(ErrorCode::InvalidArgument,
                   name_ + ": rank " + std::to_string(r) + " and " +
@@ -433,6 +478,40 @@ Status LaunchLayout::rankControlImage(int32_t r,
     int32_t peer = conn.from == r ? conn.to : conn.from;
     size_t slot =
         size_t(conn.from == r ? conn.to : conn.from) * m + conn.channel;
+    auto hostOf = [&](int32_t rank) -> uint64_t {
+      return size_t(rank) < hostArenas.size() ? hostArenas[size_t(rank)] : 0;
+    };
+    uint64_t hostArena = hostOf(r);
+    if (conn.viaHost) {
+      uint64_t sender = hostOf(conn.from), receiver = hostOf(conn.to);
+      if (!sender || !receiver || !arenas[size_t(r)])
+        return Status(
+            ErrorCode::InvalidArgument,
+            name_ + ": rank " + std::to_string(r) +
+                " has no host arena address for rank " +
+                std::to_string(!sender ? conn.from : conn.to) +
+                ", whose connection " + (conn.from == r ? "to" : "from") +
+                " rank " + std::to_string(peer) + " on channel " +
+                std::to_string(conn.channel) + " goes through host memory");
+      DeviceConnection d;
+      d.buffers = pointer<char>(receiver, conn.buffers);
+      d.head = pointer<uint64_t>(receiver, conn.head);
+      d.tail = pointer<uint64_t>(sender, conn.tail);
+      d.sizes = pointer<uint64_t>(receiver, conn.sizes);
+      d.slots = slots_;
+      d.slotBytes = slotCapacity_;
+      d.llBuffers =
+          llSlotBytes_ ? pointer<char>(receiver, conn.llBuffers) : nullptr;
+      d.llSlotBytes = llSlotBytes_;
+      if (conn.from == r) {
+        d.counter = pointer<uint64_t>(arenas[size_t(r)], conn.sendCounter);
+        put(image, ra.sendTo + slot * sizeof(DeviceConnection), d);
+      } else {
+        d.counter = pointer<uint64_t>(arenas[size_t(r)], conn.recvCounter);
+        put(image, ra.recvFrom + slot * sizeof(DeviceConnection), d);
+      }
+      continue;
+    }
     if (conn.net) {
       // This side's half, in its own host arena (the proxy bridges them).
       if (!hostArena || !arenas[size_t(r)])
@@ -540,6 +619,10 @@ LaunchLayout::checkPeerTable(const std::vector<ArenaEntry> &table) const {
           return Status(ErrorCode::InvalidArgument,
                         head + "it is on another host but its entry names "
                                "no proxy to connect to (netHandle)");
+      } else if (viaHost(r, p) && !e.hostAddress) {
+        return Status(ErrorCode::InvalidArgument,
+                      head + "their connections go through host memory but "
+                             "its entry has no host arena address");
       } else if (!e.address && !e.offset) {
         return Status(ErrorCode::InvalidArgument,
                       head + "its entry has no address");
@@ -560,7 +643,7 @@ uint64_t getWord(const std::string &s, size_t at) {
   return v;
 }
 constexpr uint64_t kEntryMagic = 0x32414e4552414c43ull; // "CLARENA2"
-constexpr size_t kEntryFixed = 8 * 8 + 64;
+constexpr size_t kEntryFixed = 9 * 8 + 64;
 } // namespace
 
 std::string encodeArenaEntry(const ArenaEntry &e) {
@@ -573,6 +656,7 @@ std::string encodeArenaEntry(const ArenaEntry &e) {
   putWord(s, uint64_t(int64_t(e.device)));
   putWord(s, e.address);
   putWord(s, e.offset);
+  putWord(s, e.hostAddress);
   s.append(reinterpret_cast<const char *>(e.handle), sizeof e.handle);
   // The host name, a newline, the proxy's handle (one line each).
   s += e.host;
@@ -601,7 +685,8 @@ Status decodeArenaEntry(const std::string &text, int32_t from,
   e.device = int32_t(int64_t(getWord(text, 40)));
   e.address = getWord(text, 48);
   e.offset = getWord(text, 56);
-  std::memcpy(e.handle, text.data() + 64, sizeof e.handle);
+  e.hostAddress = getWord(text, 64);
+  std::memcpy(e.handle, text.data() + 72, sizeof e.handle);
   std::string rest = text.substr(kEntryFixed);
   size_t newline = rest.find('\n');
   if (newline == std::string::npos)

@@ -68,6 +68,14 @@ struct DeviceOptions {
   /// thread moves its messages over a Net (DeviceProxy.h), and it uses the
   /// simple protocol only.
   std::vector<int32_t> hosts;
+  /// Pairs of ranks (either order) of one host whose connections go
+  /// through pinned host memory both GPUs map (docs/gpu-runtime.md,
+  /// "Links"): the slots, sizes and head in the receiver's host arena, the
+  /// tail in the sender's; for GPUs without a peer-to-peer path (the
+  /// topology's path between them crosses a CPU, or the driver denies peer
+  /// access). Every other pair of one host: load/store through mapped GPU
+  /// memory.
+  std::vector<std::pair<int32_t, int32_t>> hostLinks;
 };
 
 /// What a process publishes about one rank's arena so that the processes
@@ -89,6 +97,10 @@ struct ArenaEntry {
   /// The allocation's CUDA IPC handle (cuIpcGetMemHandle; zero in the
   /// emulator).
   uint8_t handle[64] = {};
+  /// The rank's host arena as the devices address it (pinned host memory
+  /// mapped for every device of the process), 0 when it has none: peers of
+  /// the same process reach host-memory connections through it.
+  uint64_t hostAddress = 0;
   /// Where the exporter's proxy listens for network connections (a Net
   /// listen handle, DeviceProxy.h); empty when the rank has none.
   std::string netHandle;
@@ -131,6 +143,10 @@ public:
     /// sendSizes, sendBuffers), the receiver's tail (recvTail). No LL.
     bool net = false;
     uint64_t sendHead = 0, sendSizes = 0, sendBuffers = 0, recvTail = 0;
+    /// A host-memory connection (DeviceOptions::hostLinks): head, sizes,
+    /// buffers and llBuffers are offsets in the receiver's host arena, tail
+    /// in the sender's; one connection, as in device memory.
+    bool viaHost = false;
   };
   /// Offsets in the rank's own arena.
   struct RankArena {
@@ -185,6 +201,11 @@ public:
   }
   /// Whether any connection of a launched rank is a network connection.
   bool usesNet() const;
+  /// Whether r and p's connections go through pinned host memory.
+  bool viaHost(int32_t r, int32_t p) const;
+  /// Whether a launched rank has a host arena (network or host-memory
+  /// connections).
+  bool usesHostArenas() const;
 
   /// The grid: block b runs rank blockRank[b], channel blockChannel[b]
   /// (the launched ranks' channels with instructions).
@@ -232,13 +253,13 @@ public:
                                     uint64_t abortFlag) const;
   /// Rank r's control part (arena(r).controlBytes bytes at its arena's
   /// start): its connections point into the arenas of its peers
-  /// (arenas[peer]), its network connections into its own host arena at
-  /// `hostArena` (as the device addresses it); an error naming both ranks
-  /// when one is missing. Counters, progress and the watchdog's words are
-  /// zero.
+  /// (arenas[peer]), its network and host-memory connections into the host
+  /// arenas (hostArenas[rank], as the devices address them; empty: none);
+  /// an error naming both ranks when one is missing. Counters, progress
+  /// and the watchdog's words are zero.
   Status rankControlImage(int32_t r, const std::vector<uint64_t> &arenas,
                           std::vector<uint8_t> *image,
-                          uint64_t hostArena = 0) const;
+                          const std::vector<uint64_t> &hostArenas = {}) const;
 
 private:
   std::string name_;
@@ -255,6 +276,8 @@ private:
   std::vector<Connection> connections_;
   std::vector<RankArena> arenas_;
   std::vector<int32_t> hosts_;
+  /// By rank pair (r * N + p): connections through host memory.
+  std::vector<uint8_t> viaHost_;
   std::vector<uint64_t> arenaOffset_;
   uint64_t headerBytes_ = 0, launchBytes_ = 0;
   uint64_t blockRankOffset_ = 0, blockChannelOffset_ = 0;

@@ -199,9 +199,10 @@ LaunchSnapshot readSnapshot(const LaunchLayout &layout,
   }
   for (const LaunchLayout::Connection &c : layout.connections()) {
     const char *sender = control(c.from), *receiver = control(c.to);
-    // A network connection's head and tail are in the host arenas.
-    const char *headAt = c.net ? hostArena(c.to) : receiver;
-    const char *tailAt = c.net ? hostArena(c.from) : sender;
+    // Network and host-memory connections keep head and tail in the host
+    // arenas.
+    const char *headAt = c.net || c.viaHost ? hostArena(c.to) : receiver;
+    const char *tailAt = c.net || c.viaHost ? hostArena(c.from) : sender;
     uint64_t head = headAt ? load(headAt, c.head) : 0;
     uint64_t tail = tailAt ? load(tailAt, c.tail) : 0;
     s.head.push_back(head);

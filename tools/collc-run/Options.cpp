@@ -170,7 +170,10 @@ and prints a row per size as nccl-tests does (docs/collc-run.md).
                         active ports
   --topology FILE       ib: a topology file (collc --topo) whose GPU-NIC
                         affinity picks each rank's NIC (the rank's GPU is
-                        its world rank)
+                        its world rank); cuda with --devices: its paths
+                        between GPUs decide which pairs exchange messages
+                        through host memory (through a CPU) and which by
+                        peer access (CUDA device d is GPU d of node 0)
   --slot-bytes N        the largest message a connection slot holds; chunks
                         are cut into tiles that fit (default 1MiB)
   --buffers malloc|host cpu: where each rank's send and receive buffers come
@@ -519,9 +522,20 @@ bool parseOptions(int argc, char **argv, Options *o, std::string *error) {
              "as threads of one process over the in-process transport";
     return false;
   }
+  // --backend cuda --ranks N --devices LIST: the topology decides which
+  // GPUs exchange messages through host memory.
+  bool topologyForLinks = o->backend == "cuda" && o->devices.size() > 1;
+  if (!o->topologyFile.empty() && o->backend == "cuda" && o->ranks > 0 &&
+      !topologyForLinks) {
+    *error = "--topology with --backend cuda --ranks decides how the GPUs of "
+             "--devices are linked (peer access or host memory); it needs "
+             "--devices with two entries or more";
+    return false;
+  }
   for (const auto &[option, given] :
        {std::make_pair("--ib-device", !o->ibDevice.empty()),
-        std::make_pair("--topology", !o->topologyFile.empty())})
+        std::make_pair("--topology",
+                       !o->topologyFile.empty() && !topologyForLinks)})
     if (given && o->transport != "ib") {
       *error = std::string(option) +
                " chooses the ib transport's NIC; it needs --transport ib "

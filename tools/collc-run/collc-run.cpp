@@ -399,6 +399,8 @@ collrt::dev::GpuRunOptions gpuRunOptions(const Options &o, int device) {
     g.network = o.transport;
   g.ib.device = o.ibDevice;
   g.ib.topologyFile = o.topologyFile;
+  if (o.devices.size() > 1)
+    g.topologyFile = o.topologyFile; // the links between the GPUs
   return g;
 }
 
@@ -492,6 +494,9 @@ int runGpu(const Options &o, const collrt::Plan &plan, const RunSetup &setup) {
     if (!s.ok())
       return fail(kExitFailed,
                   formatBytes(size.bytesPerRank) + ": " + s.toString());
+    if (&size == &setup.sizes.front())
+      for (const std::string &line : r.links)
+        std::fprintf(stderr, "collc-run: link %s\n", line.c_str());
     if (r.wrong) {
       std::string text = "collc-run: " + formatBytes(size.bytesPerRank) + ": " +
                          std::to_string(r.wrong) + " of " +

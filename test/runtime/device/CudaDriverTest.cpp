@@ -112,6 +112,11 @@ TEST(CudaDriverTest, WithoutAGpuSeveralDevicesAreUnsupported) {
   Status p = dev::enablePeerAccess(0, 1, "test");
   EXPECT_EQ(p.code(), ErrorCode::Unsupported);
   EXPECT_EQ(p.message(), s.message());
+  bool can = true;
+  p = dev::canAccessPeer(0, 1, &can);
+  EXPECT_EQ(p.code(), ErrorCode::Unsupported);
+  EXPECT_EQ(p.message(), s.message());
+  EXPECT_FALSE(can);
   Plan plan;
   plan.worldSize = 4;
   PlanCollective c;

@@ -757,6 +757,79 @@ TEST(EmulatorOnDevicesTest, DirectAllToAllAndAllGatherSeveralThreads) {
     }
 }
 
+/// Every pair of ranks on different devices of `devices` (rank r on
+/// devices[r % G]) linked through host memory.
+std::vector<std::pair<int32_t, int32_t>>
+crossDeviceLinks(int32_t n, const std::vector<int32_t> &devices) {
+  std::vector<std::pair<int32_t, int32_t>> links;
+  size_t g = devices.size();
+  for (int32_t r = 0; r < n; ++r)
+    for (int32_t p = r + 1; p < n; ++p)
+      if (devices[size_t(r) % g] != devices[size_t(p) % g])
+        links.emplace_back(r, p);
+  return links;
+}
+
+TEST(EmulatorOnDevicesTest, HostMemoryLinks) {
+  // Devices without a peer-to-peer path: the connections between them in
+  // pinned host memory (both protocols: LL lines are stores there too).
+  for (int32_t n : {3, 4})
+    for (DataType type : {DataType::F32, DataType::BF16})
+      for (uint32_t ll : {0u, 16384u})
+        for (int64_t count : {int64_t(0), int64_t(61), int64_t(4099)}) {
+          dev::DeviceOptions o = options(24 + 8 + 5 * dataTypeSize(type), ll);
+          o.hostLinks = crossDeviceLinks(n, {0, 1});
+          EXPECT_EQ(runAndCheck(ringAllReduce(n, 1, 2),
+                                KernelKind::RingAllReduce, type, ReduceOp::Sum,
+                                count, o, /*slots=*/1, false, {0, 1}),
+                    "");
+        }
+  // Some pairs through host memory, the others direct; one launch too.
+  dev::DeviceOptions o = options(24 + 16 + 3 * 4 + 5, 16384);
+  o.hostLinks = {{0, 1}, {2, 4}, {3, 0}};
+  o.emulatedThreads = 3;
+  EXPECT_EQ(runAndCheck(directAllToAll(5, 2), KernelKind::DirectAllToAll,
+                        DataType::F32, ReduceOp::Sum, 5 * 2 * 53 + 3, o, 8,
+                        false, {0, 1, 2}),
+            "");
+  EXPECT_EQ(runAndCheck(stagedRingAllGather(5, 2), KernelKind::StagedAllGather,
+                        DataType::I8, ReduceOp::Sum, 5 * 2 * 53 + 3, o, 8),
+            "");
+}
+
+TEST(EmulatorOnDevicesTest, HostMemoryLinkErrors) {
+  PlanCollective c =
+      makeCollective(ringAllReduce(3, 1, 1), DataType::F32, ReduceOp::Sum);
+  Buffers b = makeBuffers(c, 12, nullptr);
+  dev::KernelFunction k =
+      kernel(KernelKind::RingAllReduce, DataType::F32, ReduceOp::Sum);
+  dev::DeviceOptions o = options(1 << 10, 0);
+  o.hostLinks = {{0, 3}};
+  Status s = dev::emulateOnDevices(c, 0, k, 12, b.in(), b.out(), {0, 1}, o);
+  EXPECT_EQ(s.code(), ErrorCode::InvalidArgument);
+  EXPECT_THAT(s.message(),
+              HasSubstr("DeviceOptions::hostLinks names ranks 0 and 3: a "
+                        "pair of two different ranks of the program's 3 is "
+                        "wanted"));
+  o.hostLinks = {{1, 1}};
+  s = dev::emulateOnDevices(c, 0, k, 12, b.in(), b.out(), {0, 1}, o);
+  EXPECT_THAT(s.message(), HasSubstr("names ranks 1 and 1"));
+  // Between processes (one launch per rank): not built, and said so.
+  o.hostLinks = {{0, 1}};
+  s = dev::emulatePerRank(c, 0, k, 12, b.in(), b.out(), o);
+  EXPECT_EQ(s.code(), ErrorCode::Unsupported);
+  EXPECT_THAT(s.message(), HasSubstr("host-memory connections between "
+                                     "processes (shared pinned memory) are "
+                                     "not built"));
+  // Ranks on two hosts talk over the network, not host memory.
+  dev::LaunchLayout l;
+  o.hosts = {0, 0, 1};
+  o.hostLinks = {{1, 2}};
+  s = dev::LaunchLayout::create(c, 0, 12, o, &l);
+  EXPECT_THAT(s.message(),
+              HasSubstr("names ranks 1 and 2, which are on different hosts"));
+}
+
 TEST(EmulatorOnDevicesTest, ABlockErrorOnOneDeviceStopsTheOthers) {
   expectABlockErrorStopsTheOtherLaunches(emulateTwoDevices);
 }
@@ -969,6 +1042,27 @@ TEST(LaunchLayoutTest, NetworkConnectionsAreHalvesInTheHostArenas) {
               two.arena(conn.to).hostBytes);
   }
   EXPECT_EQ(crossing, 2); // 1 -> 2 and 3 -> 0
+  // Host-memory links: one connection in the host arenas, LL kept.
+  {
+    dev::DeviceOptions h = options(1 << 12, 16384);
+    h.hostLinks = {{0, 1}};
+    dev::LaunchLayout viaHost;
+    ASSERT_TRUE(dev::LaunchLayout::create(c, 0, 1000, h, &viaHost).ok());
+    EXPECT_TRUE(viaHost.viaHost(1, 0));
+    EXPECT_FALSE(viaHost.usesNet());
+    EXPECT_TRUE(viaHost.usesHostArenas());
+    for (const auto &conn : viaHost.connections()) {
+      EXPECT_EQ(conn.viaHost, conn.from == 0 && conn.to == 1);
+      if (!conn.viaHost)
+        continue;
+      EXPECT_NE(conn.llBuffers, 0u);
+      EXPECT_LE(conn.llBuffers +
+                    uint64_t(viaHost.slots()) * viaHost.llSlotBytes(),
+                viaHost.arena(1).hostBytes);
+      EXPECT_LT(conn.tail, viaHost.arena(0).hostBytes);
+    }
+    EXPECT_EQ(viaHost.arena(2).hostBytes, 0u);
+  }
   // The control image points each side at its own host arena.
   std::vector<uint64_t> arenas = two.localArenas(1 << 20);
   std::vector<uint8_t> image;
@@ -976,7 +1070,9 @@ TEST(LaunchLayoutTest, NetworkConnectionsAreHalvesInTheHostArenas) {
   ASSERT_EQ(s.code(), ErrorCode::InvalidArgument);
   EXPECT_THAT(s.message(), HasSubstr("rank 1 has no host arena for its "
                                      "network connection to rank 2"));
-  ASSERT_TRUE(two.rankControlImage(1, arenas, &image, 1 << 30).ok());
+  ASSERT_TRUE(
+      two.rankControlImage(1, arenas, &image, {0, uint64_t(1) << 30, 0, 0})
+          .ok());
   dev::DeviceConnection d;
   size_t m = size_t(two.maxChannels());
   std::memcpy(&d,
