@@ -1393,6 +1393,10 @@ Status runPlanOnDevices(const Plan &plan, size_t index,
   // topology's paths, else the driver's peer access (GpuLinks.h).
   GpuRunOptions linked = options;
   if (devices.size() > 1 && options.hostLinks.empty()) {
+    // The driver and the kernel first: without them nothing is decided.
+    const CudaModule *first = nullptr;
+    if (Status s = moduleFor(devices[0], &first); !s.ok())
+      return s;
     std::unique_ptr<collc::topo::Topology> topology;
     if (!options.topologyFile.empty()) {
       collc::topo::LoadResult loaded =
