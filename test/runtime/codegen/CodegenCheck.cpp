@@ -13,7 +13,12 @@
 // the schedule. Each kernel runs twice: 37 elements per rank with the
 // default options (small messages take the low-latency protocol), and 333
 // elements with 256-byte slots and no LL, so that chunks are cut into
-// several tiles (all_to_all_v: its plan's send counts, both ways).
+// several tiles (all_to_all_v: its plan's send counts, both ways). Then
+// twice more with the ranks alternating between two places: as if on two
+// hosts (emulateAcrossHosts: every connection between them a network
+// connection, moved by the proxies over TCP on loopback), and as if on two
+// GPUs without a peer path (DeviceOptions::hostLinks: those connections
+// in host memory).
 //
 // Prints "PASS <kernel> ..." or "FAIL <kernel> ..." (with the first wrong
 // elements or the emulator's error) per run, then a count; exits 1 if any
@@ -47,11 +52,14 @@ std::string kernelName(const std::string &prefix, size_t index,
   return name + "_" + collc::sched::collectiveName(program.collective);
 }
 
+enum class Placement { OneGpu, TwoHosts, HostMemory };
+
 struct Config {
   int64_t count;
   size_t slotBytes;
   uint32_t llBytes;
   const char *label;
+  Placement placement = Placement::OneGpu;
 };
 
 /// One run of a kernel; false on any failure (printed).
@@ -93,8 +101,20 @@ bool runOnce(const collrt::PlanCollective &entry, size_t index,
       " k=" + std::to_string(program.chunksPerPart) + " " +
       (isV ? std::string("send_counts") : "count=" + std::to_string(count)) +
       " " + config.label;
-  collrt::Status status = collrt::dev::emulate(entry, index, kernel, count,
-                                               inputs, outputs, options);
+  std::vector<int32_t> hosts;
+  for (int32_t r = 0; r < n; ++r)
+    hosts.push_back(r % 2);
+  if (config.placement == Placement::HostMemory)
+    for (int32_t r = 0; r < n; ++r)
+      for (int32_t p = r + 1; p < n; ++p)
+        if (hosts[size_t(r)] != hosts[size_t(p)])
+          options.hostLinks.emplace_back(r, p);
+  collrt::Status status =
+      config.placement == Placement::TwoHosts
+          ? collrt::dev::emulateAcrossHosts(entry, index, kernel, count, inputs,
+                                            outputs, hosts, options)
+          : collrt::dev::emulate(entry, index, kernel, count, inputs, outputs,
+                                 options);
   if (!status.ok()) {
     std::printf("FAIL %s: %s\n", what.c_str(), status.toString().c_str());
     return false;
@@ -139,6 +159,8 @@ int main(int argc, char **argv) {
   const Config configs[] = {
       {37, size_t(1) << 20, 16384, "default"},
       {333, 256, 0, "slot=256B"},
+      {91, 512, 16384, "2 hosts", Placement::TwoHosts},
+      {91, 512, 16384, "host memory", Placement::HostMemory},
   };
   int runs = 0, failures = 0;
   for (int a = 2; a < argc; ++a) {
