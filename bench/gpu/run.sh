@@ -171,11 +171,16 @@ collc_run_cuda() {
   local name plan
   name=$(cut -f1 <<< "$row"); plan=$(cut -f4 <<< "$row")
   "$BUILD/bin/collc-run" "$PREP/$plan" --backend cuda --kernels "$OUT/kernels/$name.fatbin" \
-    --ranks 8 --check --bytes 4K:1M:16 --iters 2 --warmup 1 --timeout 20
+    --ranks 8 --check --bytes 4K:1M:16 --iters 2 --warmup 1 --timeout 20 || return 1
+  # Every connection through pinned host memory (--p2p off;
+  # docs/gpu-runtime.md, "Links").
+  echo "# --p2p off"
+  "$BUILD/bin/collc-run" "$PREP/$plan" --backend cuda --kernels "$OUT/kernels/$name.fatbin" \
+    --ranks 8 --p2p off --check --bytes 4K:64K:16 --iters 2 --warmup 1 --timeout 20
 }
 export BUILD
 export -f collc_run_cuda
-step collc-run-cuda 30 80 collc_run_cuda || failed=1
+step collc-run-cuda 45 80 collc_run_cuda || failed=1
 
 # Several GPUs in one process (docs/gpu-runtime.md, "Several GPUs in one
 # process"): the same ring all_reduce with --devices 0,0 (two launches of
@@ -254,10 +259,23 @@ collc_run_hosts() {
     pids+=($!)
   done
   for r in "${pids[@]}"; do wait "$r" || rc=1; done
+  # Two processes of one host with every message through host memory both
+  # pin (--p2p off: each maps the other's memfd host arena).
+  echo "# 2 processes of one host, --p2p off"
+  port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+  pids=()
+  for r in 0 1; do
+    COLLC_RANK=$r COLLC_WORLD_SIZE=2 COLLC_LOCAL_RANK=$r \
+      COLLC_MASTER_ADDR=127.0.0.1 COLLC_MASTER_PORT=$port "$BUILD/bin/collc-run" \
+      "$PREP/$plan" --backend cuda --kernels "$OUT/kernels/$name.fatbin" \
+      --p2p off --check --bytes 4K:64K:16 --iters 2 --warmup 1 --timeout 20 &
+    pids+=($!)
+  done
+  for r in "${pids[@]}"; do wait "$r" || rc=1; done
   return $rc
 }
 export -f collc_run_hosts
-step collc-run-hosts 25 70 collc_run_hosts || failed=1
+step collc-run-hosts 40 70 collc_run_hosts || failed=1
 cp "$OUT/logs/collc-run-hosts.log" "$OUT/collc-run-hosts.txt"
 
 # 4. Timings.

@@ -92,6 +92,10 @@ Loaded load() {
   need(find(library, &d.cuMemFree, "cuMemFree_v2"), "cuMemFree_v2");
   need(find(library, &d.cuMemHostAlloc, "cuMemHostAlloc"), "cuMemHostAlloc");
   need(find(library, &d.cuMemFreeHost, "cuMemFreeHost"), "cuMemFreeHost");
+  need(find(library, &d.cuMemHostRegister, "cuMemHostRegister_v2"),
+       "cuMemHostRegister_v2");
+  need(find(library, &d.cuMemHostUnregister, "cuMemHostUnregister"),
+       "cuMemHostUnregister");
   need(find(library, &d.cuMemHostGetDevicePointer,
             "cuMemHostGetDevicePointer_v2"),
        "cuMemHostGetDevicePointer_v2");

@@ -45,6 +45,8 @@ constexpr int kFuncLocalSizeBytes = 3;
 constexpr int kFuncNumRegs = 4;
 constexpr unsigned kMemHostAllocPortable = 0x01;
 constexpr unsigned kMemHostAllocDeviceMap = 0x02;
+constexpr unsigned kMemHostRegisterPortable = 0x01;
+constexpr unsigned kMemHostRegisterDeviceMap = 0x02;
 constexpr unsigned kStreamNonBlocking = 0x1;
 constexpr unsigned kEventDefault = 0x0;
 constexpr int kStreamCaptureModeRelaxed = 2;
@@ -87,6 +89,10 @@ struct CudaDriver {
   cu::Result (*cuMemFree)(cu::DevicePtr) = nullptr;
   cu::Result (*cuMemHostAlloc)(void **, size_t, unsigned) = nullptr;
   cu::Result (*cuMemFreeHost)(void *) = nullptr;
+  /// Pins memory this process mapped (host-memory connections: the host
+  /// arenas are memfd host buffers the processes of a host share).
+  cu::Result (*cuMemHostRegister)(void *, size_t, unsigned) = nullptr;
+  cu::Result (*cuMemHostUnregister)(void *) = nullptr;
   cu::Result (*cuMemHostGetDevicePointer)(cu::DevicePtr *, void *,
                                           unsigned) = nullptr;
   cu::Result (*cuMemcpyHtoD)(cu::DevicePtr, const void *, size_t) = nullptr;

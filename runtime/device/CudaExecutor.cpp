@@ -1,6 +1,7 @@
 //===- CudaExecutor.cpp - collectives as kernels on one GPU ---------------===//
 #include "runtime/device/CudaExecutor.h"
 
+#include "runtime/transport/HostBuffers.h"
 #include "runtime/transport/NetOpen.h"
 
 #include "compiler/Topology/Topology.h"
@@ -207,8 +208,14 @@ CudaCollective::~CudaCollective() {
     d_->cuIpcCloseMemHandle(p);
   if (arena_ && !running)
     d_->cuMemFree(arena_);
-  if (hostArena_ && !running)
-    d_->cuMemFreeHost(hostArena_);
+  for (const auto &peer : peerHostArenas_)
+    d_->cuMemHostUnregister(const_cast<char *>(peer->data()));
+  peerHostArenas_.clear();
+  for (char *h : hostArenaHost_)
+    if (h && !running) {
+      d_->cuMemHostUnregister(h);
+      (void)freeHostBuffer(h); // a destructor: nothing to report to
+    }
   if (abortHost_ && !running)
     d_->cuMemFreeHost(const_cast<int32_t *>(abortHost_));
 }
@@ -318,34 +325,35 @@ Status CudaCollective::create(const PlanCollective &collective, size_t index,
       r != cu::kSuccess)
     return d->fail(what, "cuMemsetD8", r);
   c->hostArenas_.assign(size_t(l.nranks()), 0);
-  if (l.usesHostArenas()) {
-    // Network connections' halves and host-memory connections: pinned
-    // host memory the proxy thread and the devices reach (PORTABLE: every
-    // context of the process maps it, at the same address under UVA).
-    uint64_t bytes = 0;
-    c->hostOffsets_.assign(size_t(l.nranks()), 0);
-    for (int32_t r : l.launched()) {
-      c->hostOffsets_[size_t(r)] = bytes;
-      bytes += (l.arena(r).hostBytes + 255) / 256 * 256;
+  c->hostArenaHost_.assign(size_t(l.nranks()), nullptr);
+  for (int32_t r : l.launched()) {
+    // Network connections' halves and host-memory connections: a host
+    // buffer (memfd, which other processes of the host map), pinned for
+    // every context of the process (PORTABLE | DEVICEMAP).
+    uint64_t bytes = l.arena(r).hostBytes;
+    if (!bytes)
+      continue;
+    void *h = nullptr;
+    if (Status s = allocateHostBuffer(bytes, &h); !s.ok())
+      return Status(s.code(), what + ": rank " + std::to_string(r) +
+                                  "'s host arena: " + s.message());
+    std::memset(h, 0, bytes);
+    if (cu::Result res = d->cuMemHostRegister(
+            h, bytes,
+            cu::kMemHostRegisterPortable | cu::kMemHostRegisterDeviceMap);
+        res != cu::kSuccess) {
+      (void)freeHostBuffer(h); // the registration's failure is the error
+      return d->fail(what + ": pinning rank " + std::to_string(r) +
+                         "'s host arena (" + std::to_string(bytes) + " bytes)",
+                     "cuMemHostRegister", res, ErrorCode::SystemError);
     }
-    if (cu::Result r = d->cuMemHostAlloc(&c->hostArena_, bytes,
-                                         cu::kMemHostAllocDeviceMap |
-                                             cu::kMemHostAllocPortable);
-        r != cu::kSuccess)
-      return d->fail(what + ": " + std::to_string(bytes) +
-                         " bytes of pinned host memory for the network "
-                         "connections' slots",
-                     "cuMemHostAlloc", r, ErrorCode::SystemError);
-    std::memset(c->hostArena_, 0, bytes);
-    if (cu::Result r = d->cuMemHostGetDevicePointer(&c->hostArenaDevice_,
-                                                    c->hostArena_, 0);
-        r != cu::kSuccess)
-      return d->fail(what + ": the network connections' host memory",
-                     "cuMemHostGetDevicePointer", r);
-    for (int32_t r : l.launched())
-      if (l.arena(r).hostBytes)
-        c->hostArenas_[size_t(r)] =
-            c->hostArenaDevice_ + c->hostOffsets_[size_t(r)];
+    c->hostArenaHost_[size_t(r)] = static_cast<char *>(h);
+    cu::DevicePtr device = 0;
+    if (cu::Result res = d->cuMemHostGetDevicePointer(&device, h, 0);
+        res != cu::kSuccess)
+      return d->fail(what + ": rank " + std::to_string(r) + "'s host arena",
+                     "cuMemHostGetDevicePointer", res);
+    c->hostArenas_[size_t(r)] = device;
   }
   c->arenas_ = l.localArenas(c->arena_);
   c->connected_ = l.launchesEveryRank() && !l.usesHostArenas();
@@ -406,12 +414,7 @@ Status CudaCollective::startNetwork(std::unique_ptr<net::Net> net, int dev) {
   if (proxy_)
     return Status(ErrorCode::InvalidArgument,
                   l.name() + ": startNetwork called twice");
-  std::vector<char *> hosts(size_t(l.nranks()), nullptr);
-  for (int32_t r : l.launched())
-    if (l.arena(r).hostBytes)
-      hosts[size_t(r)] =
-          static_cast<char *>(hostArena_) + hostOffsets_[size_t(r)];
-  if (Status s = DeviceProxy::create(std::move(net), dev, l, hosts,
+  if (Status s = DeviceProxy::create(std::move(net), dev, l, hostArenaHost_,
                                      l.name() + " on " + launchName(), &proxy_);
       !s.ok())
     return failWith(s, nullptr);
@@ -446,6 +449,10 @@ std::vector<ArenaEntry> CudaCollective::localEntries() const {
     if (proxy_)
       e.netHandle = proxy_->handle();
     e.hostAddress = hostArenas_[size_t(r)];
+    uint64_t offset = 0;
+    if (hostArenaHost_[size_t(r)])
+      transport::findHostBuffer(hostArenaHost_[size_t(r)], 1, &e.hostKey,
+                                &offset);
     entries.push_back(e);
   }
   return entries;
@@ -518,19 +525,38 @@ Status CudaCollective::connect(const std::vector<ArenaEntry> &table) {
                           "backend is built"),
             nullptr);
       if (l.viaHost(r, p)) {
-        // Through pinned host memory: the peer's host arena, which only a
-        // rank of this process can address.
-        if (e.process != self)
-          return failWith(
-              Status(ErrorCode::Unsupported,
-                     head + "their connections go through host memory (no "
-                            "peer-to-peer path between their GPUs), which "
-                            "is built between ranks of one process only "
-                            "(shared pinned memory between processes is "
-                            "not built)"),
-              nullptr);
-        hostArenas[size_t(p)] = e.hostAddress;
-        arenas[size_t(p)] = e.address;
+        // Through pinned host memory: the peer's host arena; another
+        // process's is mapped from its memfd and pinned here too.
+        if (e.process == self) {
+          hostArenas[size_t(p)] = e.hostAddress;
+          continue;
+        }
+        std::shared_ptr<const transport::PeerHostBuffer> mapped;
+        if (Status s = transport::mapPeerHostBuffer(e.process, e.hostKey,
+                                                    &mapped, true);
+            !s.ok())
+          return failWith(Status(s.code(), head +
+                                               "their connections go "
+                                               "through host memory, and "
+                                               "the peer's host arena: " +
+                                               s.message()),
+                          nullptr);
+        char *data = const_cast<char *>(mapped->data());
+        if (cu::Result res = d_->cuMemHostRegister(
+                data, mapped->bytes(),
+                cu::kMemHostRegisterPortable | cu::kMemHostRegisterDeviceMap);
+            res != cu::kSuccess)
+          return failWith(d_->fail(head + "pinning the peer's host arena",
+                                   "cuMemHostRegister", res),
+                          nullptr);
+        peerHostArenas_.push_back(mapped);
+        cu::DevicePtr device = 0;
+        if (cu::Result res = d_->cuMemHostGetDevicePointer(&device, data, 0);
+            res != cu::kSuccess)
+          return failWith(d_->fail(head + "the peer's host arena",
+                                   "cuMemHostGetDevicePointer", res),
+                          nullptr);
+        hostArenas[size_t(p)] = device;
         continue;
       }
       if (e.process == self) {
@@ -759,11 +785,7 @@ Status CudaCollective::snapshot(LaunchSnapshot *s) const {
                       "cuMemcpyDtoH", r);
     controls[size_t(rank)] = reinterpret_cast<const char *>(copy.data());
   }
-  std::vector<const char *> hosts(size_t(l.nranks()), nullptr);
-  if (hostArena_)
-    for (int32_t rank : l.launched())
-      hosts[size_t(rank)] =
-          static_cast<const char *>(hostArena_) + hostOffsets_[size_t(rank)];
+  std::vector<const char *> hosts(hostArenaHost_.begin(), hostArenaHost_.end());
   *s = readSnapshot(l, controls, hosts);
   uint64_t tiles = uint64_t(l.tiles());
   for (size_t i = 0; i < l.connections().size(); ++i) {
@@ -1300,7 +1322,8 @@ Status runLaunches(const PlanCollective &collective,
 Status linkLaunches(const std::vector<CudaCollective *> &launches) {
   if (launches.empty())
     return Status(ErrorCode::InvalidArgument, "linkLaunches: no launches");
-  if (launches.size() == 1 && launches[0]->layout().launchesEveryRank())
+  if (launches.size() == 1 && launches[0]->layout().launchesEveryRank() &&
+      !launches[0]->layout().usesHostArenas())
     return Status::success();
   const LaunchLayout &first = launches[0]->layout();
   std::vector<ArenaEntry> table(size_t(first.nranks()));
@@ -1338,6 +1361,18 @@ Status linkLaunches(const std::vector<CudaCollective *> &launches) {
       });
   return Status::success();
 }
+
+namespace {
+/// --p2p off: every pair of ranks of one host that exchange messages.
+std::vector<std::pair<int32_t, int32_t>> everyLocalPair(const LaunchLayout &l) {
+  std::vector<std::pair<int32_t, int32_t>> pairs;
+  for (int32_t r = 0; r < l.nranks(); ++r)
+    for (int32_t p : l.peersOf(r))
+      if (p > r && !l.acrossHosts(r, p))
+        pairs.emplace_back(r, p);
+  return pairs;
+}
+} // namespace
 
 Status runPlanOnOneGpu(const Plan &plan, size_t index,
                        const std::string &kernelFile,
@@ -1392,7 +1427,17 @@ Status runPlanOnDevices(const Plan &plan, size_t index,
   // Which pairs of devices exchange messages through host memory: the
   // topology's paths, else the driver's peer access (GpuLinks.h).
   GpuRunOptions linked = options;
-  if (devices.size() > 1 && options.hostLinks.empty()) {
+  if (!options.peerToPeer && options.hostLinks.empty()) {
+    LaunchLayout probe;
+    DeviceOptions all = options;
+    all.ranks.clear();
+    if (Status s =
+            LaunchLayout::create(collective, index, options.count, all, &probe);
+        !s.ok())
+      return s;
+    linked.hostLinks = everyLocalPair(probe);
+    result->links = {"every pair of ranks: host memory (peer-to-peer off)"};
+  } else if (devices.size() > 1 && options.hostLinks.empty()) {
     // The driver and the kernel first: without them nothing is decided.
     const CudaModule *first = nullptr;
     if (Status s = moduleFor(devices[0], &first); !s.ok())
@@ -1496,6 +1541,10 @@ Status runPlanOnRank(const Plan &plan, size_t index,
   if (rank < 0) {
     // Not in the collective: take part in the exchanges only.
     std::vector<std::string> all;
+    if (options.hostLinks.empty() && options.peerToPeer &&
+        !options.topologyFile.empty())
+      if (Status s = bootstrap.allGather("-1", &all, deadline); !s.ok())
+        return Status(s.code(), who + ": " + s.message());
     if (Status s = bootstrap.allGather("", &all, deadline); !s.ok())
       return Status(s.code(), who + ": " + s.message());
     if (Status s = bootstrap.barrier(deadline); !s.ok())
@@ -1528,6 +1577,47 @@ Status runPlanOnRank(const Plan &plan, size_t index,
     if (size_t(h) == hostNames.size())
       hostNames.push_back(name);
     mine.hosts.push_back(h);
+  }
+  // Host-memory links between the processes of this host: all of them
+  // (peer-to-peer off), or where the topology's path between their GPUs
+  // crosses a CPU (the devices exchanged first).
+  if (options.hostLinks.empty() &&
+      (!options.peerToPeer || !options.topologyFile.empty())) {
+    LaunchLayout probe;
+    DeviceOptions all = mine;
+    all.ranks.clear();
+    if (Status s =
+            LaunchLayout::create(collective, index, options.count, all, &probe);
+        !s.ok())
+      return fail(s);
+    if (!options.peerToPeer) {
+      mine.hostLinks = everyLocalPair(probe);
+      result->links = {"every pair of ranks of a host: host memory "
+                       "(peer-to-peer off)"};
+    } else {
+      collc::topo::LoadResult loaded =
+          collc::topo::loadTopologyFile(options.topologyFile);
+      if (!loaded.topology)
+        return fail(Status(ErrorCode::InvalidArgument,
+                           "the topology for the GPU links: " + loaded.error));
+      std::vector<std::string> devices;
+      if (Status s = bootstrap.allGather(std::to_string(options.device),
+                                         &devices, deadline);
+          !s.ok())
+        return fail(s);
+      std::vector<int32_t> byRank;
+      for (size_t i = 0; i < members.size(); ++i)
+        byRank.push_back(probe.acrossHosts(rank, int32_t(i))
+                             ? -1
+                             : std::atoi(devices[size_t(members[i])].c_str()));
+      GpuLinkChoice choice;
+      if (Status s = chooseGpuLinks(probe, byRank, loaded.topology.get(),
+                                    canAccessPeer, &choice);
+          !s.ok())
+        return fail(s);
+      mine.hostLinks = choice.hostLinks;
+      result->links = choice.lines;
+    }
   }
   std::unique_ptr<CudaCollective> c;
   if (Status s = CudaCollective::create(collective, index, options.count,

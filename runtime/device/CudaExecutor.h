@@ -40,6 +40,7 @@
 #include "runtime/device/DeviceProxy.h"
 #include "runtime/device/LaunchLayout.h"
 #include "runtime/device/WaitReport.h"
+#include "runtime/transport/HostBuffers.h"
 
 #include <functional>
 #include <memory>
@@ -211,15 +212,13 @@ private:
   uint64_t launchesDone_ = 0, launchesPending_ = 0;
   bool failed_ = false;
   Status failure_;
-  /// The host arenas of the launched ranks with network connections: one
-  /// pinned host allocation mapped for the device (hostArena_, at
-  /// hostArenaDevice_ there), rank r's part at hostOffsets_[r].
-  void *hostArena_ = nullptr;
-  cu::DevicePtr hostArenaDevice_ = 0;
-  std::vector<uint64_t> hostOffsets_;
-  /// Host arena addresses by rank as the devices see them (this launch's,
-  /// and those of peers of this process with host-memory connections).
+  /// By rank: this launch's host arenas (host buffers, pinned), and the
+  /// host arena addresses as the devices see them (this launch's and the
+  /// peers' with host-memory connections: of this process directly, of
+  /// another process mapped from its memfd and pinned here).
+  std::vector<char *> hostArenaHost_;
   std::vector<uint64_t> hostArenas_;
+  std::vector<std::shared_ptr<const transport::PeerHostBuffer>> peerHostArenas_;
   std::unique_ptr<DeviceProxy> proxy_;
 };
 
@@ -299,6 +298,10 @@ struct GpuRunOptions : CudaOptions {
   /// "": the driver's peer access decides. DeviceOptions::hostLinks, when
   /// given, wins.
   std::string topologyFile;
+  /// false: every pair of ranks of one host that exchange messages does so
+  /// through pinned host memory, never by peer access or CUDA IPC
+  /// (collc-run --p2p off; NCCL_P2P_DISABLE's counterpart).
+  bool peerToPeer = true;
 };
 
 /// Runs collective `index` of `plan` on its N ranks of one GPU with the

@@ -1,9 +1,11 @@
 //===- Emulator.cpp - run a kernel's blocks as host threads ---------------===//
 #include "runtime/device/Emulator.h"
 
+#include "collrt/collrt.h"
 #include "runtime/device/DeviceProxy.h"
 #include "runtime/device/WaitReport.h"
 #include "runtime/exec/ElementKernels.h"
+#include "runtime/transport/HostBuffers.h"
 
 #include <chrono>
 #include <condition_variable>
@@ -13,6 +15,8 @@
 #include <mutex>
 #include <system_error>
 #include <thread>
+
+#include <unistd.h>
 
 namespace collrt {
 namespace dev {
@@ -24,8 +28,9 @@ namespace {
 struct RankLaunch {
   ~RankLaunch() {
     proxy.reset(); // before the memory it moves messages in
+    peerHostArenas.clear();
     for (char *h : hostArenas)
-      std::free(h);
+      (void)freeHostBuffer(h); // a destructor: nothing to report to
     std::free(memory);
   }
   LaunchLayout layout;
@@ -36,6 +41,9 @@ struct RankLaunch {
   /// connections, and the proxy that serves them (DeviceOptions::hosts).
   std::vector<char *> hostArenas;
   std::unique_ptr<DeviceProxy> proxy;
+  /// The host arenas of peers in other (emulated) processes with
+  /// host-memory connections, mapped as another process maps them.
+  std::vector<std::shared_ptr<const transport::PeerHostBuffer>> peerHostArenas;
 };
 
 /// What the block threads use; shared with them, so that a thread that
@@ -88,12 +96,6 @@ Status emulateLaunches(
   const LaunchLayout &first = launch->launches[0]->layout;
   int32_t n = first.nranks();
   std::string what = first.name() + " (emulated)";
-  if (!options.hostLinks.empty() && groups.size() > 1 && launchDevices.empty())
-    return Status(ErrorCode::Unsupported,
-                  what + ": DeviceOptions::hostLinks between ranks of "
-                         "different processes: host-memory connections "
-                         "between processes (shared pinned memory) are not "
-                         "built; they join ranks of one process");
   if (!kernel)
     return Status(ErrorCode::InvalidArgument, what + ": the kernel is null");
   if (options.emulatedThreads < 1 || options.emulatedThreads > 1024)
@@ -141,13 +143,13 @@ Status emulateLaunches(
         uint64_t hostBytes = one.layout.arena(r).hostBytes;
         if (!hostBytes)
           continue;
-        char *h = static_cast<char *>(std::aligned_alloc(256, hostBytes));
-        if (!h)
-          return Status(ErrorCode::SystemError,
-                        what + ": out of memory for rank " + std::to_string(r) +
-                            "'s host arena");
+        // A host buffer (memfd): what the processes of a host map.
+        void *h = nullptr;
+        if (Status s = allocateHostBuffer(hostBytes, &h); !s.ok())
+          return Status(s.code(), what + ": rank " + std::to_string(r) +
+                                      "'s host arena: " + s.message());
         std::memset(h, 0, hostBytes);
-        one.hostArenas[size_t(r)] = h;
+        one.hostArenas[size_t(r)] = static_cast<char *>(h);
       }
     if (one.layout.usesNet()) {
       std::string who = what + ", launch " + std::to_string(g);
@@ -178,6 +180,13 @@ Status emulateLaunches(
       if (one.proxy)
         entry.netHandle = one.proxy->handle();
       entry.hostAddress = address(one.hostArenas[size_t(r)]);
+      uint64_t offset = 0;
+      if (one.hostArenas[size_t(r)] &&
+          !transport::findHostBuffer(one.hostArenas[size_t(r)], 1,
+                                     &entry.hostKey, &offset))
+        return Status(ErrorCode::SystemError,
+                      what + ": rank " + std::to_string(r) +
+                          "'s host arena is not a host buffer");
       table[size_t(r)] = encodeArenaEntry(entry);
     }
   }
@@ -213,6 +222,26 @@ Status emulateLaunches(
                                   ? address(one->hostArenas[size_t(r)])
                                   : entries[size_t(r)].hostAddress;
     }
+    // One process per launch: a peer's host arena is mapped as another
+    // process maps it (its memfd through /proc, writable), not used at the
+    // exporter's address.
+    if (launchDevices.empty() && launch->launches.size() > 1)
+      for (int32_t r : layout.launched())
+        for (int32_t p : layout.peersOf(r)) {
+          if (!layout.viaHost(r, p) || one->hostArenas[size_t(p)] ||
+              entries[size_t(p)].rank != p)
+            continue;
+          std::shared_ptr<const transport::PeerHostBuffer> mapped;
+          if (Status s = transport::mapPeerHostBuffer(
+                  int64_t(getpid()), entries[size_t(p)].hostKey, &mapped,
+                  /*writable=*/true);
+              !s.ok())
+            return Status(s.code(), what + ": rank " + std::to_string(r) +
+                                        "'s peer " + std::to_string(p) +
+                                        "'s host arena: " + s.message());
+          hostArenas[size_t(p)] = address(mapped->data());
+          one->peerHostArenas.push_back(std::move(mapped));
+        }
     for (int32_t r : layout.launched()) {
       size_t inBytes = size_t(layout.inputElements(r)) * e;
       size_t outBytes = size_t(layout.outputElements(r)) * e;

@@ -46,8 +46,8 @@ Status chooseGpuLinks(const LaunchLayout &layout,
   for (int32_t r = 0; r < layout.nranks(); ++r)
     for (int32_t p : layout.peersOf(r)) {
       int32_t a = deviceOf(r), b = deviceOf(p);
-      if (a == b || p < r)
-        continue;
+      if (a == b || p < r || a < 0 || b < 0)
+        continue; // (a negative device: not on this host)
       std::pair<int32_t, int32_t> key(std::min(a, b), std::max(a, b));
       auto found = viaHost.find(key);
       if (found == viaHost.end()) {

@@ -51,7 +51,8 @@ struct GpuLinkChoice {
 
 /// For the ranks of `layout` with rank r on devices[r % devices.size()]:
 /// how every pair of different devices whose ranks exchange messages is
-/// linked (above). `topology` may be null.
+/// linked (above). A negative device is not on this host: its pairs are
+/// left alone. `topology` may be null.
 Status chooseGpuLinks(const LaunchLayout &layout,
                       const std::vector<int32_t> &devices,
                       const collc::topo::Topology *topology,

@@ -619,7 +619,7 @@ LaunchLayout::checkPeerTable(const std::vector<ArenaEntry> &table) const {
           return Status(ErrorCode::InvalidArgument,
                         head + "it is on another host but its entry names "
                                "no proxy to connect to (netHandle)");
-      } else if (viaHost(r, p) && !e.hostAddress) {
+      } else if (viaHost(r, p) && !e.hostAddress && !e.hostKey) {
         return Status(ErrorCode::InvalidArgument,
                       head + "their connections go through host memory but "
                              "its entry has no host arena address");
@@ -643,7 +643,7 @@ uint64_t getWord(const std::string &s, size_t at) {
   return v;
 }
 constexpr uint64_t kEntryMagic = 0x32414e4552414c43ull; // "CLARENA2"
-constexpr size_t kEntryFixed = 9 * 8 + 64;
+constexpr size_t kEntryFixed = 10 * 8 + 64;
 } // namespace
 
 std::string encodeArenaEntry(const ArenaEntry &e) {
@@ -657,6 +657,7 @@ std::string encodeArenaEntry(const ArenaEntry &e) {
   putWord(s, e.address);
   putWord(s, e.offset);
   putWord(s, e.hostAddress);
+  putWord(s, e.hostKey);
   s.append(reinterpret_cast<const char *>(e.handle), sizeof e.handle);
   // The host name, a newline, the proxy's handle (one line each).
   s += e.host;
@@ -686,7 +687,8 @@ Status decodeArenaEntry(const std::string &text, int32_t from,
   e.address = getWord(text, 48);
   e.offset = getWord(text, 56);
   e.hostAddress = getWord(text, 64);
-  std::memcpy(e.handle, text.data() + 72, sizeof e.handle);
+  e.hostKey = getWord(text, 72);
+  std::memcpy(e.handle, text.data() + 80, sizeof e.handle);
   std::string rest = text.substr(kEntryFixed);
   size_t newline = rest.find('\n');
   if (newline == std::string::npos)

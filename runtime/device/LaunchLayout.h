@@ -101,6 +101,10 @@ struct ArenaEntry {
   /// mapped for every device of the process), 0 when it has none: peers of
   /// the same process reach host-memory connections through it.
   uint64_t hostAddress = 0;
+  /// The host arena as a host buffer of the exporting process
+  /// (collrt::allocateHostBuffer's key: HostBuffers.h), which peers of
+  /// other processes map; 0 when it has none.
+  uint64_t hostKey = 0;
   /// Where the exporter's proxy listens for network connections (a Net
   /// listen handle, DeviceProxy.h); empty when the rank has none.
   std::string netHandle;

@@ -78,7 +78,8 @@ bool PeerHostBuffer::freed() const {
 }
 
 Status mapPeerHostBuffer(int64_t pid, uint64_t key,
-                         std::shared_ptr<const PeerHostBuffer> *out) {
+                         std::shared_ptr<const PeerHostBuffer> *out,
+                         bool writable) {
   std::string path = "/proc/" + std::to_string(pid) + "/fd/" +
                      std::to_string(hostBufferFd(key));
   auto fail = [&](const std::string &why) {
@@ -87,7 +88,7 @@ Status mapPeerHostBuffer(int64_t pid, uint64_t key,
                       " of pid " + std::to_string(pid) + " (" + path +
                       "): " + why);
   };
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  int fd = ::open(path.c_str(), (writable ? O_RDWR : O_RDONLY) | O_CLOEXEC);
   if (fd < 0)
     return fail(std::string("open: ") + std::strerror(errno) +
                 (errno == EACCES || errno == EPERM
@@ -107,7 +108,8 @@ Status mapPeerHostBuffer(int64_t pid, uint64_t key,
                 " bytes long, not a host buffer's whole pages (was it freed "
                 "while a message from it was in flight?)");
   }
-  void *p = ::mmap(nullptr, mapped, PROT_READ, MAP_SHARED, fd, 0);
+  void *p = ::mmap(nullptr, mapped, PROT_READ | (writable ? PROT_WRITE : 0),
+                   MAP_SHARED, fd, 0);
   int err = errno;
   ::close(fd);
   if (p == MAP_FAILED)

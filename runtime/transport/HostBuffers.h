@@ -71,8 +71,11 @@ private:
 
 /// Maps host buffer `key` of process `pid` (/proc/<pid>/fd/<fd>) and checks
 /// that it is the buffer `key` names. SystemError saying why otherwise.
+/// Read-only unless `writable` (the GPU backend's host-memory connections,
+/// whose words both sides write; data() may then be cast to writable).
 Status mapPeerHostBuffer(int64_t pid, uint64_t key,
-                         std::shared_ptr<const PeerHostBuffer> *out);
+                         std::shared_ptr<const PeerHostBuffer> *out,
+                         bool writable = false);
 
 } // namespace transport
 } // namespace collrt

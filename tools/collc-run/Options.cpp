@@ -209,6 +209,11 @@ and prints a row per size as nccl-tests does (docs/collc-run.md).
                         e.g. 0,1 (rank r on devices[r % count], one launch
                         per entry, peer access between them; an entry may
                         repeat: 0,0 is two launches on GPU 0); default 0
+  --p2p auto|off        cuda: how ranks of one host exchange messages: by
+                        peer access or CUDA IPC where their GPUs have a
+                        peer-to-peer path (auto: by --topology's paths, else
+                        the driver's answer), or always through pinned host
+                        memory (off)
   --tuning FILE         measure several candidate plans of one collective
                         (collc-run A.plan.json B.plan.json ... --tuning
                         FILE): at every size of --bytes, --tuning-rounds
@@ -321,6 +326,15 @@ bool parseOptions(int argc, char **argv, Options *o, std::string *error) {
         return false;
       }
       o->slotBytes = static_cast<size_t>(bytes);
+    } else if (name == "--p2p") {
+      if (!value(i, name, &v))
+        return false;
+      if (v != "auto" && v != "off") {
+        *error = "--p2p '" + v + "' must be auto or off";
+        return false;
+      }
+      o->p2p = v;
+      o->p2pGiven = true;
     } else if (name == "--buffers") {
       if (!value(i, name, &v))
         return false;
@@ -522,9 +536,15 @@ bool parseOptions(int argc, char **argv, Options *o, std::string *error) {
              "as threads of one process over the in-process transport";
     return false;
   }
-  // --backend cuda --ranks N --devices LIST: the topology decides which
-  // GPUs exchange messages through host memory.
-  bool topologyForLinks = o->backend == "cuda" && o->devices.size() > 1;
+  if (o->p2pGiven && o->backend != "cuda") {
+    *error = "--p2p applies to --backend cuda (how the ranks' GPUs reach "
+             "each other)";
+    return false;
+  }
+  // --backend cuda with --devices LIST, or one rank per process: the
+  // topology decides which GPUs exchange messages through host memory.
+  bool topologyForLinks =
+      o->backend == "cuda" && (o->devices.size() > 1 || o->ranks == 0);
   if (!o->topologyFile.empty() && o->backend == "cuda" && o->ranks > 0 &&
       !topologyForLinks) {
     *error = "--topology with --backend cuda --ranks decides how the GPUs of "

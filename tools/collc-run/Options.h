@@ -50,6 +50,10 @@ struct Options {
   /// (the C++ heap) or "host" (collrt::allocateHostBuffer, which the shm
   /// transport's receivers map and copy with memcpy).
   std::string buffers = "malloc";
+  /// --p2p auto|off (cuda): off sends every message between ranks of one
+  /// host through pinned host memory.
+  std::string p2p = "auto";
+  bool p2pGiven = false;
   /// --channel-threads: CommOptions::channelThreads (0 = automatic).
   int32_t channelThreads = 0;
   /// --trace FILE: the last run as a Chrome trace ("" = none).

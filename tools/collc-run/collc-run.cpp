@@ -399,8 +399,9 @@ collrt::dev::GpuRunOptions gpuRunOptions(const Options &o, int device) {
     g.network = o.transport;
   g.ib.device = o.ibDevice;
   g.ib.topologyFile = o.topologyFile;
-  if (o.devices.size() > 1)
+  if (o.devices.size() > 1 || o.ranks == 0)
     g.topologyFile = o.topologyFile; // the links between the GPUs
+  g.peerToPeer = o.p2p != "off";
   return g;
 }
 
@@ -688,6 +689,10 @@ int runGpuProcess(const Options &o, const collrt::Plan &plan,
       std::fprintf(stderr,
                    "collc-run: %s: network connections to other hosts: %s\n",
                    who.c_str(), r.network.c_str());
+    if (&size == &setup.sizes.front())
+      for (const std::string &line : r.links)
+        std::fprintf(stderr, "collc-run: %s: link %s\n", who.c_str(),
+                     line.c_str());
     if (r.wrong) {
       std::string text = "collc-run: " + who + ", " +
                          formatBytes(size.bytesPerRank) + ": " +

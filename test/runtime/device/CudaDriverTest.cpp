@@ -73,6 +73,15 @@ TEST(CudaDriverTest, ConstantsAreCudaH) {
                                dev::cu::Result (*)(int *, dev::cu::Device,
                                                    dev::cu::Device)>);
   static_assert(std::is_same_v<CUdevice, dev::cu::Device>);
+  // Host-memory connections between processes: memfd pages pinned by each.
+  static_assert(dev::cu::kMemHostRegisterPortable ==
+                CU_MEMHOSTREGISTER_PORTABLE);
+  static_assert(dev::cu::kMemHostRegisterDeviceMap ==
+                CU_MEMHOSTREGISTER_DEVICEMAP);
+  static_assert(std::is_same_v<decltype(&::cuMemHostRegister),
+                               CUresult (*)(void *, size_t, unsigned int)>);
+  static_assert(
+      std::is_same_v<decltype(&::cuMemHostUnregister), CUresult (*)(void *)>);
   SUCCEED();
 }
 #endif

@@ -784,6 +784,16 @@ TEST(EmulatorOnDevicesTest, HostMemoryLinks) {
                                 count, o, /*slots=*/1, false, {0, 1}),
                     "");
         }
+  // One process per rank: each maps its peers' host arenas (memfd host
+  // buffers) as another process would, at addresses of its own.
+  for (uint32_t ll : {0u, 16384u}) {
+    dev::DeviceOptions o = options(24 + 8 + 5 * 4, ll);
+    o.hostLinks = {{0, 1}, {1, 2}, {2, 3}, {3, 0}};
+    EXPECT_EQ(runAndCheck(ringAllReduce(4, 1, 2), KernelKind::RingAllReduce,
+                          DataType::F32, ReduceOp::Sum, 4099, o, 1,
+                          /*perRank=*/true),
+              "");
+  }
   // Some pairs through host memory, the others direct; one launch too.
   dev::DeviceOptions o = options(24 + 16 + 3 * 4 + 5, 16384);
   o.hostLinks = {{0, 1}, {2, 4}, {3, 0}};
@@ -814,13 +824,19 @@ TEST(EmulatorOnDevicesTest, HostMemoryLinkErrors) {
   o.hostLinks = {{1, 1}};
   s = dev::emulateOnDevices(c, 0, k, 12, b.in(), b.out(), {0, 1}, o);
   EXPECT_THAT(s.message(), HasSubstr("names ranks 1 and 1"));
-  // Between processes (one launch per rank): not built, and said so.
+  // A peer process's host arena that cannot be mapped (its key names
+  // no host buffer of that process) is named.
   o.hostLinks = {{0, 1}};
-  s = dev::emulatePerRank(c, 0, k, 12, b.in(), b.out(), o);
-  EXPECT_EQ(s.code(), ErrorCode::Unsupported);
-  EXPECT_THAT(s.message(), HasSubstr("host-memory connections between "
-                                     "processes (shared pinned memory) are "
-                                     "not built"));
+  s = dev::emulatePerRank(
+      c, 0, k, 12, b.in(), b.out(), o, [](std::vector<std::string> *t) {
+        dev::ArenaEntry e;
+        ASSERT_TRUE(dev::decodeArenaEntry((*t)[1], 1, &e).ok());
+        e.hostKey += 1; // another counter, same fd
+        (*t)[1] = dev::encodeArenaEntry(e);
+      });
+  EXPECT_EQ(s.code(), ErrorCode::SystemError) << s.toString();
+  EXPECT_THAT(s.message(), HasSubstr("rank 0's peer 1's host arena: mapping "
+                                     "host buffer"));
   // Ranks on two hosts talk over the network, not host memory.
   dev::LaunchLayout l;
   o.hosts = {0, 0, 1};
