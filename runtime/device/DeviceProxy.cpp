@@ -457,6 +457,14 @@ Status DeviceProxy::checkGoodbye(Link &link, const Status &failure,
   }
   if (failure.ok())
     return failure;
+  if (stopping_.load(std::memory_order_acquire) && drained()) {
+    // Stopping means every rank's kernels have ended (stop's contract), so
+    // nothing more was due from the peer: its hang-up loses nothing, with
+    // or without its goodbye (which it may have failed to send).
+    link.peerLeft = true;
+    *progressed = true;
+    return Status::success();
+  }
   return Status(ErrorCode::PeerFailure,
                 what_ + ": " + link.name() +
                     " closed without a goodbye (its process failed, exited "

@@ -73,8 +73,10 @@ public:
   Status error() const;
   bool failed() const { return failed_.load(std::memory_order_acquire); }
   /// Waits (at most `seconds`) until every message the launched ranks
-  /// posted has left, then ends the thread and closes the connections.
-  /// Returns error() or a timeout naming what had not left.
+  /// posted has left, says goodbye, then ends the thread and closes the
+  /// connections. Returns error() or a timeout naming what had not left.
+  /// Call it once the kernels of every rank have ended (after a barrier of
+  /// all processes): from then on a peer that hangs up loses nothing.
   Status stop(double seconds);
   /// The first half of stop(): tells the thread to leave once everything
   /// has left, without waiting (so that several proxies of one process
