@@ -183,6 +183,7 @@ DeviceProxy::~DeviceProxy() {
     // Leave at once: nobody waits for the messages any more (and the
     // launch's abort flag may be gone).
     abortFlag_.store(nullptr);
+    abandon_.store(true); // no goodbye: as if the process died
     stopAt_.store(0);
     stopping_.store(true);
     thread_.join();
@@ -405,6 +406,10 @@ Status DeviceProxy::connectAll(const std::vector<std::string> &handles,
                         "within the connect deadline: " +
                         missing);
     }
+    if (abandon_.load())
+      return Status(ErrorCode::Timeout,
+                    what_ + ": destroyed before the network connections "
+                            "were up");
     if (stopExpired())
       return Status(ErrorCode::Timeout,
                     what_ + ": stopped before the network connections were "
@@ -654,7 +659,8 @@ void DeviceProxy::run(std::vector<std::string> handles, double connectSeconds) {
   connected_.store(true);
   exec::Backoff backoff;
   for (;;) {
-    if (failed_.load(std::memory_order_acquire))
+    if (failed_.load(std::memory_order_acquire) ||
+        abandon_.load(std::memory_order_acquire))
       return;
     bool progressed = false;
     if (Status s = moveMessages(&progressed); !s.ok()) {

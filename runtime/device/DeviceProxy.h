@@ -113,6 +113,8 @@ private:
   std::atomic<int32_t *> abortFlag_{nullptr};
   std::thread thread_;
   std::atomic<bool> stopping_{false}, failed_{false}, connected_{false};
+  /// Set by the destructor: leave at once, without goodbyes.
+  std::atomic<bool> abandon_{false};
   /// When stop() gives up waiting for messages to leave (steady clock
   /// ticks).
   std::atomic<int64_t> stopAt_{0};
