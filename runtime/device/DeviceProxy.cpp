@@ -668,6 +668,8 @@ void DeviceProxy::run(std::vector<std::string> handles, double connectSeconds) {
       return;
     }
     if (stopping_.load(std::memory_order_acquire) && drained()) {
+      if (abandon_.load(std::memory_order_acquire))
+        return; // (the destructor: set before stopping_)
       if (Status s = sayGoodbye(); !s.ok())
         fail(s);
       return;
