@@ -1427,14 +1427,17 @@ Status runPlanOnDevices(const Plan &plan, size_t index,
   // Which pairs of devices exchange messages through host memory: the
   // topology's paths, else the driver's peer access (GpuLinks.h).
   GpuRunOptions linked = options;
-  if (!options.peerToPeer && options.hostLinks.empty()) {
-    LaunchLayout probe;
+  LaunchLayout probe; // every rank: who exchanges messages with whom
+  if (options.hostLinks.empty() &&
+      (!options.peerToPeer || devices.size() > 1)) {
     DeviceOptions all = options;
     all.ranks.clear();
     if (Status s =
             LaunchLayout::create(collective, index, options.count, all, &probe);
         !s.ok())
       return s;
+  }
+  if (!options.peerToPeer && options.hostLinks.empty()) {
     linked.hostLinks = everyLocalPair(probe);
     result->links = {"every pair of ranks: host memory (peer-to-peer off)"};
   } else if (devices.size() > 1 && options.hostLinks.empty()) {
@@ -1451,13 +1454,6 @@ Status runPlanOnDevices(const Plan &plan, size_t index,
                       "the topology for the GPU links: " + loaded.error);
       topology = std::move(loaded.topology);
     }
-    LaunchLayout probe;
-    DeviceOptions all = options;
-    all.ranks.clear();
-    if (Status s =
-            LaunchLayout::create(collective, index, options.count, all, &probe);
-        !s.ok())
-      return s;
     GpuLinkChoice choice;
     if (Status s = chooseGpuLinks(probe, devices, topology.get(), canAccessPeer,
                                   &choice);

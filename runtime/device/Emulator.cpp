@@ -504,18 +504,10 @@ Status emulateAcrossHosts(
     const std::vector<void *> &outputs, const std::vector<int32_t> &hosts,
     const DeviceOptions &options,
     const std::function<void(std::vector<std::string> *)> &editTable) {
-  int32_t n = collective.program.numRanks;
-  if (n < 1 || n > 4096)
-    return Status(ErrorCode::InvalidPlan,
-                  "collective " + std::to_string(index) + ": the program has " +
-                      std::to_string(n) + " ranks");
-  std::vector<std::vector<int32_t>> groups;
-  for (int32_t r = 0; r < n; ++r)
-    groups.push_back({r});
   DeviceOptions o = options;
   o.hosts = hosts;
-  return emulateLaunches(collective, index, kernel, count, inputs, outputs, o,
-                         groups, editTable);
+  return emulatePerRank(collective, index, kernel, count, inputs, outputs, o,
+                        editTable);
 }
 
 Status emulateOnDevices(const PlanCollective &collective, size_t index,

@@ -482,36 +482,6 @@ LaunchLayout::rankControlImage(int32_t r, const std::vector<uint64_t> &arenas,
       return size_t(rank) < hostArenas.size() ? hostArenas[size_t(rank)] : 0;
     };
     uint64_t hostArena = hostOf(r);
-    if (conn.viaHost) {
-      uint64_t sender = hostOf(conn.from), receiver = hostOf(conn.to);
-      if (!sender || !receiver || !arenas[size_t(r)])
-        return Status(
-            ErrorCode::InvalidArgument,
-            name_ + ": rank " + std::to_string(r) +
-                " has no host arena address for rank " +
-                std::to_string(!sender ? conn.from : conn.to) +
-                ", whose connection " + (conn.from == r ? "to" : "from") +
-                " rank " + std::to_string(peer) + " on channel " +
-                std::to_string(conn.channel) + " goes through host memory");
-      DeviceConnection d;
-      d.buffers = pointer<char>(receiver, conn.buffers);
-      d.head = pointer<uint64_t>(receiver, conn.head);
-      d.tail = pointer<uint64_t>(sender, conn.tail);
-      d.sizes = pointer<uint64_t>(receiver, conn.sizes);
-      d.slots = slots_;
-      d.slotBytes = slotCapacity_;
-      d.llBuffers =
-          llSlotBytes_ ? pointer<char>(receiver, conn.llBuffers) : nullptr;
-      d.llSlotBytes = llSlotBytes_;
-      if (conn.from == r) {
-        d.counter = pointer<uint64_t>(arenas[size_t(r)], conn.sendCounter);
-        put(image, ra.sendTo + slot * sizeof(DeviceConnection), d);
-      } else {
-        d.counter = pointer<uint64_t>(arenas[size_t(r)], conn.recvCounter);
-        put(image, ra.recvFrom + slot * sizeof(DeviceConnection), d);
-      }
-      continue;
-    }
     if (conn.net) {
       // This side's half, in its own host arena (the proxy bridges them).
       if (!hostArena || !arenas[size_t(r)])
@@ -541,8 +511,20 @@ LaunchLayout::rankControlImage(int32_t r, const std::vector<uint64_t> &arenas,
       }
       continue;
     }
-    uint64_t sender = arenas[size_t(conn.from)],
-             receiver = arenas[size_t(conn.to)];
+    // In device memory, or (viaHost) in the host arenas: one connection.
+    uint64_t sender =
+                 conn.viaHost ? hostOf(conn.from) : arenas[size_t(conn.from)],
+             receiver =
+                 conn.viaHost ? hostOf(conn.to) : arenas[size_t(conn.to)];
+    if (conn.viaHost && (!sender || !receiver || !arenas[size_t(r)]))
+      return Status(
+          ErrorCode::InvalidArgument,
+          name_ + ": rank " + std::to_string(r) +
+              " has no host arena address for rank " +
+              std::to_string(!sender ? conn.from : conn.to) +
+              ", whose connection " + (conn.from == r ? "to" : "from") +
+              " rank " + std::to_string(peer) + " on channel " +
+              std::to_string(conn.channel) + " goes through host memory");
     if (!sender || !receiver)
       return Status(
           ErrorCode::InvalidArgument,
@@ -563,14 +545,14 @@ LaunchLayout::rankControlImage(int32_t r, const std::vector<uint64_t> &arenas,
         llSlotBytes_ ? pointer<char>(receiver, conn.llBuffers) : nullptr;
     d.llSlotBytes = llSlotBytes_;
     if (conn.from == r) {
-      d.counter = pointer<uint64_t>(sender, conn.sendCounter);
+      d.counter = pointer<uint64_t>(arenas[size_t(r)], conn.sendCounter);
       put(image,
           ra.sendTo +
               (size_t(conn.to) * m + conn.channel) * sizeof(DeviceConnection),
           d);
     }
     if (conn.to == r) {
-      d.counter = pointer<uint64_t>(receiver, conn.recvCounter);
+      d.counter = pointer<uint64_t>(arenas[size_t(r)], conn.recvCounter);
       put(image,
           ra.recvFrom +
               (size_t(conn.from) * m + conn.channel) * sizeof(DeviceConnection),
