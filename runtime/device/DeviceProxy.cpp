@@ -258,14 +258,10 @@ Status DeviceProxy::connectAll(const std::vector<std::string> &handles,
       putWord(link->hello + 24, layoutKey_);
     }
   }
-  // Connections accepted whose hello has not arrived yet.
-  struct Incoming {
-    std::unique_ptr<net::NetRecvComm> comm;
-    char hello[kHelloBytes] = {};
-    std::unique_ptr<net::NetMemory> memory;
-    net::NetRequest *request = nullptr;
-  };
-  std::vector<std::unique_ptr<Incoming>> incoming;
+  // Connections accepted whose hello has not arrived yet (a member: on a
+  // failure they close only after fail() recorded it, so that a peer never
+  // sees the hang-up before this proxy's error exists).
+  std::vector<std::unique_ptr<Incoming>> &incoming = incoming_;
   exec::Backoff backoff;
   for (;;) {
     bool all = true, progressed = false;

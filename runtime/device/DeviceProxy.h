@@ -89,6 +89,12 @@ public:
 
   struct Half;
   struct Link;
+  struct Incoming {
+    std::unique_ptr<net::NetRecvComm> comm;
+    char hello[32] = {}; // kHelloBytes
+    std::unique_ptr<net::NetMemory> memory;
+    net::NetRequest *request = nullptr;
+  };
 
 private:
   DeviceProxy() = default;
@@ -110,6 +116,7 @@ private:
   std::vector<std::unique_ptr<net::NetMemory>> memory_;
   std::vector<std::unique_ptr<Link>> links_;
   std::vector<std::unique_ptr<Half>> halves_;
+  std::vector<std::unique_ptr<Incoming>> incoming_;
   std::atomic<int32_t *> abortFlag_{nullptr};
   std::thread thread_;
   std::atomic<bool> stopping_{false}, failed_{false}, connected_{false};

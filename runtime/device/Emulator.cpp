@@ -72,6 +72,23 @@ void raise(int32_t *flag, int32_t value) {
                               __ATOMIC_ACQUIRE);
 }
 
+/// The cause among the proxies' failures: the first that is not a peer's
+/// hang-up (which a failing proxy causes by closing its connections, after
+/// it recorded its own error), else the first; success when none failed.
+Status firstProxyFailure(const EmulatedLaunch &launch) {
+  Status first;
+  for (const auto &one : launch.launches) {
+    if (!one->proxy || !one->proxy->failed())
+      continue;
+    Status s = one->proxy->error();
+    if (s.code() != ErrorCode::PeerFailure)
+      return s;
+    if (first.ok())
+      first = s;
+  }
+  return first;
+}
+
 /// Runs `groups.size()` launches (launch g runs the ranks groups[g]; one
 /// empty group: every rank) at once, each in its own allocation, connected
 /// through the table of arena entries.
@@ -367,19 +384,17 @@ Status emulateLaunches(
       if (launch->finished.wait_until(lock, until,
                                       [&] { return launch->running == 0; }))
         break;
-      if (!propagated)
-        for (auto &one : launch->launches) {
-          bool proxyFailed = one->proxy && one->proxy->failed();
-          if (proxyFailed)
-            proxyFailure = one->proxy->error(); // the cause
-          if (proxyFailed ||
-              __atomic_load_n(&one->abortFlag, __ATOMIC_ACQUIRE) ==
-                  wait::BlockError) {
-            abortAll(wait::HostAbort);
-            propagated = true;
-            break;
-          }
+      if (!propagated) {
+        proxyFailure = firstProxyFailure(*launch);
+        bool stop = !proxyFailure.ok();
+        for (auto &one : launch->launches)
+          stop = stop || __atomic_load_n(&one->abortFlag, __ATOMIC_ACQUIRE) ==
+                             wait::BlockError;
+        if (stop) {
+          abortAll(wait::HostAbort);
+          propagated = true;
         }
+      }
     }
     if (timedOut) {
       abortAll(wait::HostAbort);
@@ -401,9 +416,8 @@ Status emulateLaunches(
   // told first, so that none takes another's hang-up for a failure). After
   // an abort they are dropped; a proxy failure seen while the blocks ran is
   // the cause of whatever the blocks report.
-  for (auto &one : launch->launches)
-    if (proxyFailure.ok() && one->proxy && one->proxy->failed())
-      proxyFailure = one->proxy->error(); // it stopped the blocks
+  if (proxyFailure.ok())
+    proxyFailure = firstProxyFailure(*launch); // it stopped the blocks
   bool aborted = timedOut || !proxyFailure.ok();
   for (auto &one : launch->launches)
     aborted =
