@@ -96,6 +96,7 @@ Loaded load() {
        "cuMemHostRegister_v2");
   need(find(library, &d.cuMemHostUnregister, "cuMemHostUnregister"),
        "cuMemHostUnregister");
+  find(library, &d.cuFlushGPUDirectRDMAWrites, "cuFlushGPUDirectRDMAWrites");
   need(find(library, &d.cuMemHostGetDevicePointer,
             "cuMemHostGetDevicePointer_v2"),
        "cuMemHostGetDevicePointer_v2");

@@ -47,6 +47,8 @@ constexpr unsigned kMemHostAllocPortable = 0x01;
 constexpr unsigned kMemHostAllocDeviceMap = 0x02;
 constexpr unsigned kMemHostRegisterPortable = 0x01;
 constexpr unsigned kMemHostRegisterDeviceMap = 0x02;
+constexpr int kFlushTargetCurrentCtx = 0;
+constexpr int kFlushToOwner = 100;
 constexpr unsigned kStreamNonBlocking = 0x1;
 constexpr unsigned kEventDefault = 0x0;
 constexpr int kStreamCaptureModeRelaxed = 2;
@@ -93,6 +95,9 @@ struct CudaDriver {
   /// arenas are memfd host buffers the processes of a host share).
   cu::Result (*cuMemHostRegister)(void *, size_t, unsigned) = nullptr;
   cu::Result (*cuMemHostUnregister)(void *) = nullptr;
+  /// GPUDirect RDMA: makes the NIC's writes into this context's memory
+  /// visible to it (CUDA 11.3+; null where the driver lacks it).
+  cu::Result (*cuFlushGPUDirectRDMAWrites)(int, int) = nullptr;
   cu::Result (*cuMemHostGetDevicePointer)(cu::DevicePtr *, void *,
                                           unsigned) = nullptr;
   cu::Result (*cuMemcpyHtoD)(cu::DevicePtr, const void *, size_t) = nullptr;

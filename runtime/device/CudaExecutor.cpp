@@ -414,8 +414,37 @@ Status CudaCollective::startNetwork(std::unique_ptr<net::Net> net, int dev) {
   if (proxy_)
     return Status(ErrorCode::InvalidArgument,
                   l.name() + ": startNetwork called twice");
+  // GPUDirect RDMA: the network slots are in the device arenas, and
+  // every receive into them is flushed before the kernel may read it.
+  std::vector<char *> deviceArenas(size_t(l.nranks()), nullptr);
+  std::function<Status()> flush;
+  if (options_.gpuDirect) {
+    for (int32_t r : l.launched())
+      deviceArenas[size_t(r)] =
+          reinterpret_cast<char *>(uintptr_t(arenas_[size_t(r)]));
+    if (!d_->cuFlushGPUDirectRDMAWrites)
+      return failWith(
+          Status(ErrorCode::Unsupported,
+                 l.name() + ": GPUDirect RDMA needs cuFlushGPUDirectRDMAWrites "
+                            "(CUDA 11.3 or newer), which this driver lacks"),
+          nullptr);
+    const CudaDriver *d = d_;
+    cu::Context context = context_;
+    std::string what = l.name() + " on " + launchName();
+    flush = [d, context, what]() -> Status {
+      if (cu::Result r = d->cuCtxSetCurrent(context); r != cu::kSuccess)
+        return d->fail(what, "cuCtxSetCurrent", r);
+      if (cu::Result r = d->cuFlushGPUDirectRDMAWrites(
+              cu::kFlushTargetCurrentCtx, cu::kFlushToOwner);
+          r != cu::kSuccess)
+        return d->fail(what + ": making the NIC's writes visible",
+                       "cuFlushGPUDirectRDMAWrites", r);
+      return Status::success();
+    };
+  }
   if (Status s = DeviceProxy::create(std::move(net), dev, l, hostArenaHost_,
-                                     l.name() + " on " + launchName(), &proxy_);
+                                     l.name() + " on " + launchName(), &proxy_,
+                                     deviceArenas, std::move(flush));
       !s.ok())
     return failWith(s, nullptr);
   return Status::success();

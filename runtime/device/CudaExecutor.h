@@ -303,6 +303,7 @@ struct GpuRunOptions : CudaOptions {
   /// (collc-run --p2p off; NCCL_P2P_DISABLE's counterpart).
   bool peerToPeer = true;
 };
+// (DeviceOptions::gpuDirect: collc-run --gpu-direct, with --transport ib.)
 
 /// Runs collective `index` of `plan` on its N ranks of one GPU with the
 /// kernel in `kernelFile` (fatbin/cubin/PTX): device buffers per rank,

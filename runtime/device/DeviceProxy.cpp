@@ -76,6 +76,7 @@ struct DeviceProxy::Half {
   uint64_t *sizes = nullptr, *head = nullptr, *tail = nullptr;
   uint32_t slots = 0, slotBytes = 0;
   net::NetMemory *memory = nullptr;
+  bool onDevice = false; ///< the slots are GPU memory (GPUDirect)
   /// Messages whose isend (irecv) was started, and completed.
   uint64_t started = 0, completed = 0;
   std::deque<net::NetRequest *> requests;
@@ -88,7 +89,9 @@ Status DeviceProxy::create(std::unique_ptr<net::Net> net, int dev,
                            const LaunchLayout &layout,
                            const std::vector<char *> &hostArenas,
                            const std::string &what,
-                           std::unique_ptr<DeviceProxy> *out) {
+                           std::unique_ptr<DeviceProxy> *out,
+                           const std::vector<char *> &deviceArenas,
+                           std::function<Status()> flush) {
   std::unique_ptr<DeviceProxy> p(new DeviceProxy());
   p->what_ = what + ": device proxy";
   if (!net || dev < 0 || size_t(dev) >= net->devices().size())
@@ -129,6 +132,42 @@ Status DeviceProxy::create(std::unique_ptr<net::Net> net, int dev,
     memory[r] = m.get();
     p->memory_.push_back(std::move(m));
   }
+  // GPUDirect: the device arenas that hold slots, registered as GPU memory.
+  std::map<int32_t, net::NetMemory *> deviceMemory;
+  for (const LaunchLayout::Connection &c : layout.connections()) {
+    if (!c.slotsOnDevice)
+      continue;
+    for (int32_t r : {c.from, c.to}) {
+      if (!layout.launches(r) || deviceMemory.count(r))
+        continue;
+      if (size_t(r) >= deviceArenas.size() || !deviceArenas[size_t(r)])
+        return Status(ErrorCode::InvalidArgument,
+                      p->what_ + ": rank " + std::to_string(r) +
+                          "'s network slots are in device memory "
+                          "(GPUDirect) but its device arena was not given");
+      if (!device.deviceMemory)
+        return Status(ErrorCode::Unsupported,
+                      p->what_ +
+                          ": GPUDirect RDMA puts the network slots in "
+                          "GPU memory, and " +
+                          std::string(p->net_->name()) + " device " +
+                          device.name +
+                          " cannot register GPU memory: use --transport ib "
+                          "(with nvidia-peermem or dma-buf), or leave "
+                          "GPUDirect off");
+      std::unique_ptr<net::NetMemory> m;
+      if (Status s = p->net_->regMr(dev, deviceArenas[size_t(r)],
+                                    layout.arena(r).bytes,
+                                    net::NetMemoryKind::Device, &m);
+          !s.ok())
+        return Status(s.code(),
+                      p->what_ + ": registering rank " + std::to_string(r) +
+                          "'s device arena (GPUDirect RDMA): " + s.message());
+      deviceMemory[r] = m.get();
+      p->memory_.push_back(std::move(m));
+    }
+  }
+  p->flush_ = std::move(flush);
   // The halves and the links they share.
   std::map<std::tuple<int32_t, int32_t, bool>, Link *> links;
   for (const LaunchLayout::Connection &c : layout.connections()) {
@@ -153,8 +192,10 @@ Status DeviceProxy::create(std::unique_ptr<net::Net> net, int dev,
       h->channel = c.channel;
       h->slots = layout.slots();
       h->slotBytes = layout.slotCapacity();
-      h->memory = memory[r];
-      h->buffers = base + (sends ? c.sendBuffers : c.buffers);
+      h->memory = c.slotsOnDevice ? deviceMemory[r] : memory[r];
+      h->onDevice = c.slotsOnDevice;
+      h->buffers = (c.slotsOnDevice ? deviceArenas[size_t(r)] : base) +
+                   (sends ? c.sendBuffers : c.buffers);
       h->sizes =
           reinterpret_cast<uint64_t *>(base + (sends ? c.sendSizes : c.sizes));
       h->head =
@@ -489,6 +530,10 @@ Status DeviceProxy::moveMessages(bool *progressed) {
           break;
         h.requests.pop_front();
         uint64_t n = ++h.completed;
+        if (h.onDevice && flush_)
+          if (Status s = flush_(); !s.ok())
+            return Status(s.code(),
+                          what_ + ": " + h.name() + ": " + s.message());
         __atomic_store_n(&h.sizes[(n - 1) % h.slots], uint64_t(bytes),
                          __ATOMIC_RELAXED);
         storeRelease(h.head, n);
@@ -579,6 +624,10 @@ Status DeviceProxy::moveMessages(bool *progressed) {
         storeRelease(h.tail, n); // the slot may be written again
         sent_.fetch_add(1, std::memory_order_relaxed);
       } else {
+        if (h.onDevice && flush_)
+          if (Status s = flush_(); !s.ok()) // the NIC's writes, visible
+            return Status(s.code(),
+                          what_ + ": " + h.name() + ": " + s.message());
         __atomic_store_n(&h.sizes[(n - 1) % h.slots], uint64_t(bytes),
                          __ATOMIC_RELAXED);
         storeRelease(h.head, n); // the kernel may read it

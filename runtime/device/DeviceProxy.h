@@ -34,6 +34,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -49,11 +50,19 @@ public:
   /// hostArenas[r] (host addresses, by rank; the ranks with network
   /// connections need one). It registers the arenas with `net` device
   /// `dev` and listens there; `what` starts its messages ("rank 3").
+  /// With GPUDirect (the layout's slotsOnDevice) the slots are in the
+  /// device arenas, at deviceArenas[r] (the addresses the Net registers as
+  /// NetMemoryKind::Device), and `flush`, when given, runs after every
+  /// receive into device memory and before its head is published (the
+  /// CUDA executor: cuFlushGPUDirectRDMAWrites, so that the kernel that
+  /// sees head reads the NIC's data).
   static Status create(std::unique_ptr<net::Net> net, int dev,
                        const LaunchLayout &layout,
                        const std::vector<char *> &hostArenas,
                        const std::string &what,
-                       std::unique_ptr<DeviceProxy> *proxy);
+                       std::unique_ptr<DeviceProxy> *proxy,
+                       const std::vector<char *> &deviceArenas = {},
+                       std::function<Status()> flush = {});
   ~DeviceProxy();
 
   /// The Net listen handle peers connect to (ArenaEntry::netHandle).
@@ -109,6 +118,7 @@ private:
   void fail(const Status &status);
 
   std::unique_ptr<net::Net> net_;
+  std::function<Status()> flush_;
   int dev_ = 0;
   std::string what_, handle_;
   uint64_t layoutKey_ = 0;

@@ -171,11 +171,18 @@ Status emulateLaunches(
     if (one.layout.usesNet()) {
       std::string who = what + ", launch " + std::to_string(g);
       std::unique_ptr<net::Net> socketNet;
-      if (Status s = net::createSocketNet("127.0.0.1", "tcp", &socketNet);
+      // The emulator's device memory is host memory: with GPUDirect the
+      // socket net registers it as such.
+      if (Status s = net::createSocketNet("127.0.0.1", "tcp", &socketNet,
+                                          options.gpuDirect);
           !s.ok())
         return s;
+      std::vector<char *> deviceArenas(static_cast<size_t>(n), nullptr);
+      for (int32_t r : one.layout.launched())
+        deviceArenas[size_t(r)] = one.memory + one.layout.arenaOffset(r);
       if (Status s = DeviceProxy::create(std::move(socketNet), 0, one.layout,
-                                         one.hostArenas, who, &one.proxy);
+                                         one.hostArenas, who, &one.proxy,
+                                         deviceArenas);
           !s.ok())
         return s;
     }

@@ -207,6 +207,7 @@ Status LaunchLayout::create(const PlanCollective &collective, size_t index,
         conn.to = key.peer;
         conn.channel = ch;
         conn.net = l.acrossHosts(r, key.peer);
+        conn.slotsOnDevice = conn.net && options.gpuDirect;
         conn.viaHost = l.viaHost(r, key.peer);
         for (const auto &in : channels[ch].instructions)
           if (collc::sched::opcodeSends(in.opcode) && in.sendPeer == key.peer)
@@ -262,6 +263,13 @@ Status LaunchLayout::create(const PlanCollective &collective, size_t index,
     }
     ra.controlBytes = a.take(0);
     for (Connection &conn : l.connections_) {
+      if (conn.slotsOnDevice) { // GPUDirect: the network's slots here
+        if (size_t(conn.to) == r)
+          conn.buffers = a.take(uint64_t(l.slots_) * l.slotCapacity_);
+        if (size_t(conn.from) == r)
+          conn.sendBuffers = a.take(uint64_t(l.slots_) * l.slotCapacity_);
+        continue;
+      }
       if (size_t(conn.to) != r || conn.net || conn.viaHost)
         continue;
       conn.buffers = a.take(uint64_t(l.slots_) * l.slotCapacity_);
@@ -292,13 +300,15 @@ Status LaunchLayout::create(const PlanCollective &collective, size_t index,
         conn.head = h.take(8, 128);
         conn.recvTail = h.take(8, 128);
         conn.sizes = h.take(8 * l.slots_);
-        conn.buffers = h.take(uint64_t(l.slots_) * l.slotCapacity_);
+        if (!conn.slotsOnDevice)
+          conn.buffers = h.take(uint64_t(l.slots_) * l.slotCapacity_);
       }
       if (size_t(conn.from) == r) {
         conn.sendHead = h.take(8, 128);
         conn.tail = h.take(8, 128);
         conn.sendSizes = h.take(8 * l.slots_);
-        conn.sendBuffers = h.take(uint64_t(l.slots_) * l.slotCapacity_);
+        if (!conn.slotsOnDevice)
+          conn.sendBuffers = h.take(uint64_t(l.slots_) * l.slotCapacity_);
       }
     }
     ra.hostBytes = h.take(0, 256);
@@ -342,7 +352,8 @@ Status LaunchLayout::create(const PlanCollective &collective, size_t index,
          {uint64_t(c.from), uint64_t(c.to), uint64_t(c.channel),
           c.messagesPerTile, c.head, c.recvCounter, c.sizes, c.buffers,
           c.llBuffers, c.tail, c.sendCounter, uint64_t(c.net), c.sendHead,
-          c.sendSizes, c.sendBuffers, c.recvTail, uint64_t(c.viaHost)})
+          c.sendSizes, c.sendBuffers, c.recvTail, uint64_t(c.viaHost),
+          uint64_t(c.slotsOnDevice)})
       mix(v);
   for (const RankArena &ra : l.arenas_)
     for (uint64_t v :
@@ -494,15 +505,17 @@ LaunchLayout::rankControlImage(int32_t r, const std::vector<uint64_t> &arenas,
       DeviceConnection d;
       d.slots = slots_;
       d.slotBytes = slotCapacity_;
+      // The slots: in the host arena, or (GPUDirect) the device arena.
+      uint64_t slotsBase = conn.slotsOnDevice ? arenas[size_t(r)] : hostArena;
       if (conn.from == r) {
-        d.buffers = pointer<char>(hostArena, conn.sendBuffers);
+        d.buffers = pointer<char>(slotsBase, conn.sendBuffers);
         d.head = pointer<uint64_t>(hostArena, conn.sendHead);
         d.tail = pointer<uint64_t>(hostArena, conn.tail);
         d.sizes = pointer<uint64_t>(hostArena, conn.sendSizes);
         d.counter = pointer<uint64_t>(arenas[size_t(r)], conn.sendCounter);
         put(image, ra.sendTo + slot * sizeof(DeviceConnection), d);
       } else {
-        d.buffers = pointer<char>(hostArena, conn.buffers);
+        d.buffers = pointer<char>(slotsBase, conn.buffers);
         d.head = pointer<uint64_t>(hostArena, conn.head);
         d.tail = pointer<uint64_t>(hostArena, conn.recvTail);
         d.sizes = pointer<uint64_t>(hostArena, conn.sizes);

@@ -76,6 +76,10 @@ struct DeviceOptions {
   /// access). Every other pair of one host: load/store through mapped GPU
   /// memory.
   std::vector<std::pair<int32_t, int32_t>> hostLinks;
+  /// GPUDirect RDMA: the slots of network connections in device memory
+  /// (the NIC reads and writes the GPU's memory), their words still in
+  /// the host arenas. Needs a Net that registers GPU memory (ib).
+  bool gpuDirect = false;
 };
 
 /// What a process publishes about one rank's arena so that the processes
@@ -147,6 +151,9 @@ public:
     /// sendSizes, sendBuffers), the receiver's tail (recvTail). No LL.
     bool net = false;
     uint64_t sendHead = 0, sendSizes = 0, sendBuffers = 0, recvTail = 0;
+    /// A network connection's slots (buffers, sendBuffers) are offsets in
+    /// the device arenas (DeviceOptions::gpuDirect), not the host arenas.
+    bool slotsOnDevice = false;
     /// A host-memory connection (DeviceOptions::hostLinks): head, sizes,
     /// buffers and llBuffers are offsets in the receiver's host arena, tail
     /// in the sender's; one connection, as in device memory.

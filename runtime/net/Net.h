@@ -195,8 +195,11 @@ public:
 /// Creates a SocketNet whose one device is the local address `host`
 /// (listened on by listen()); `what` prefixes its messages ("tcp
 /// transport, rank 3").
+/// `deviceIsHost`: "GPU memory" is host memory (the device emulator,
+/// runtime/device/Emulator.h), so regMr takes NetMemoryKind::Device and
+/// the device says deviceMemory; never on a GPU.
 Status createSocketNet(const std::string &host, const std::string &what,
-                       std::unique_ptr<Net> *net);
+                       std::unique_ptr<Net> *net, bool deviceIsHost = false);
 
 } // namespace net
 } // namespace collrt

@@ -178,9 +178,11 @@ std::string interfaceOf(const std::string &host) {
 
 class SocketNet final : public Net {
 public:
-  SocketNet(std::string host, std::string what)
-      : host_(std::move(host)), what_(std::move(what)) {
+  SocketNet(std::string host, std::string what, bool deviceIsHost)
+      : host_(std::move(host)), what_(std::move(what)),
+        deviceIsHost_(deviceIsHost) {
     NetDeviceInfo d;
+    d.deviceMemory = deviceIsHost_;
     std::string ifname = interfaceOf(host_);
     d.name = ifname.empty() ? host_ : ifname;
     d.address = host_;
@@ -242,7 +244,7 @@ public:
                std::unique_ptr<NetMemory> *memory) override {
     if (Status s = checkDevice(dev); !s.ok())
       return s;
-    if (kind == NetMemoryKind::Device)
+    if (kind == NetMemoryKind::Device && !deviceIsHost_)
       return Status(ErrorCode::Unsupported,
                     what_ + ": the socket net cannot send from or receive "
                             "into GPU memory");
@@ -281,17 +283,18 @@ private:
 
   std::string host_;
   std::string what_;
+  bool deviceIsHost_ = false;
   std::vector<NetDeviceInfo> devices_;
 };
 
 } // namespace
 
 Status createSocketNet(const std::string &host, const std::string &what,
-                       std::unique_ptr<Net> *net) {
+                       std::unique_ptr<Net> *net, bool deviceIsHost) {
   Endpoint e;
   if (Status s = resolve(host, 0, &e); !s.ok())
     return Status(s.code(), what + ": " + s.message());
-  *net = std::make_unique<SocketNet>(e.host(), what);
+  *net = std::make_unique<SocketNet>(e.host(), what, deviceIsHost);
   return Status::success();
 }
 

@@ -209,6 +209,10 @@ and prints a row per size as nccl-tests does (docs/collc-run.md).
                         e.g. 0,1 (rank r on devices[r % count], one launch
                         per entry, peer access between them; an entry may
                         repeat: 0,0 is two launches on GPU 0); default 0
+  --gpu-direct          cuda with --transport ib: the network connections'
+                        slots in GPU memory, which the NIC reads and writes
+                        (GPUDirect RDMA: nvidia-peermem or dma-buf), instead
+                        of pinned host memory
   --p2p auto|off        cuda: how ranks of one host exchange messages: by
                         peer access or CUDA IPC where their GPUs have a
                         peer-to-peer path (auto: by --topology's paths, else
@@ -326,6 +330,8 @@ bool parseOptions(int argc, char **argv, Options *o, std::string *error) {
         return false;
       }
       o->slotBytes = static_cast<size_t>(bytes);
+    } else if (arg == "--gpu-direct") {
+      o->gpuDirect = true;
     } else if (name == "--p2p") {
       if (!value(i, name, &v))
         return false;
@@ -534,6 +540,12 @@ bool parseOptions(int argc, char **argv, Options *o, std::string *error) {
   if (o->ranks > 0 && o->transportGiven) {
     *error = "--transport applies between processes; --ranks runs the ranks "
              "as threads of one process over the in-process transport";
+    return false;
+  }
+  if (o->gpuDirect && (o->backend != "cuda" || o->transport != "ib")) {
+    *error = "--gpu-direct puts the slots of network connections in GPU "
+             "memory, which only the ib transport's NIC reads and writes: it "
+             "needs --backend cuda and --transport ib";
     return false;
   }
   if (o->p2pGiven && o->backend != "cuda") {

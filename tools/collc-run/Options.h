@@ -54,6 +54,8 @@ struct Options {
   /// host through pinned host memory.
   std::string p2p = "auto";
   bool p2pGiven = false;
+  /// --gpu-direct (cuda, --transport ib): network slots in GPU memory.
+  bool gpuDirect = false;
   /// --channel-threads: CommOptions::channelThreads (0 = automatic).
   int32_t channelThreads = 0;
   /// --trace FILE: the last run as a Chrome trace ("" = none).

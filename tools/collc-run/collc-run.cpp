@@ -402,6 +402,7 @@ collrt::dev::GpuRunOptions gpuRunOptions(const Options &o, int device) {
   if (o.devices.size() > 1 || o.ranks == 0)
     g.topologyFile = o.topologyFile; // the links between the GPUs
   g.peerToPeer = o.p2p != "off";
+  g.gpuDirect = o.gpuDirect;
   return g;
 }
 

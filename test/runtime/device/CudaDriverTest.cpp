@@ -82,6 +82,13 @@ TEST(CudaDriverTest, ConstantsAreCudaH) {
                                CUresult (*)(void *, size_t, unsigned int)>);
   static_assert(
       std::is_same_v<decltype(&::cuMemHostUnregister), CUresult (*)(void *)>);
+  // GPUDirect RDMA's flush (its enums passed as ints).
+  static_assert(dev::cu::kFlushTargetCurrentCtx ==
+                CU_FLUSH_GPU_DIRECT_RDMA_WRITES_TARGET_CURRENT_CTX);
+  static_assert(dev::cu::kFlushToOwner ==
+                CU_FLUSH_GPU_DIRECT_RDMA_WRITES_TO_OWNER);
+  static_assert(sizeof(CUflushGPUDirectRDMAWritesTarget) == sizeof(int) &&
+                sizeof(CUflushGPUDirectRDMAWritesScope) == sizeof(int));
   SUCCEED();
 }
 #endif

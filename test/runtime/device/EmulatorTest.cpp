@@ -930,6 +930,41 @@ TEST(EmulatorAcrossHostsTest, DirectAllToAllAndAllGatherSeveralThreads) {
     }
 }
 
+TEST(EmulatorAcrossHostsTest, GpuDirectSlotsInDeviceMemory) {
+  // The network slots in the device arenas (registered as GPU memory: the
+  // emulator's socket net takes it, its device memory being host memory).
+  for (uint32_t ll : {0u, 16384u})
+    for (int64_t count : {int64_t(61), int64_t(4099)}) {
+      dev::DeviceOptions o = options(24 + 8 + 5 * 4, ll);
+      o.gpuDirect = true;
+      EXPECT_EQ(runAndCheck(ringAllReduce(4, 1, 2), KernelKind::RingAllReduce,
+                            DataType::F32, ReduceOp::Sum, count, o, 1, true, {},
+                            {0, 1, 0, 1}),
+                "");
+      EXPECT_EQ(runAndCheck(directAllToAll(3, 2), KernelKind::DirectAllToAll,
+                            DataType::BF16, ReduceOp::Sum, 3 * 2 * 53 + 3, o, 8,
+                            true, {}, {0, 1, 1}),
+                "");
+    }
+  // The layout: the network slots in the device arena's data, the words
+  // in the host arena.
+  PlanCollective c =
+      makeCollective(ringAllReduce(2, 1, 1), DataType::F32, ReduceOp::Sum);
+  dev::DeviceOptions o = options(1 << 12, 0);
+  o.hosts = {0, 1};
+  o.gpuDirect = true;
+  dev::LaunchLayout l;
+  ASSERT_TRUE(dev::LaunchLayout::create(c, 0, 100, o, &l).ok());
+  for (const auto &conn : l.connections()) {
+    ASSERT_TRUE(conn.net && conn.slotsOnDevice);
+    EXPECT_GE(conn.buffers, l.arena(conn.to).controlBytes);
+    EXPECT_LE(conn.buffers + uint64_t(l.slots()) * l.slotCapacity(),
+              l.arena(conn.to).bytes);
+    EXPECT_GE(conn.sendBuffers, l.arena(conn.from).controlBytes);
+    EXPECT_LT(conn.head, l.arena(conn.to).hostBytes);
+  }
+}
+
 TEST(EmulatorAcrossHostsTest, LargeMessages) {
   // 1 MiB slots (the default), 4 slots: messages of up to 1 MiB on the wire.
   dev::DeviceOptions o = options(1 << 20, 16384);
