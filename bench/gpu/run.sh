@@ -212,29 +212,49 @@ cp "$OUT/logs/collc-run-devices.log" "$OUT/collc-run-devices.txt"
 # Open MPI is installed, else 2 background processes with COLLC_RANK ...),
 # the arenas exchanged with CUDA IPC, every element checked. The two
 # processes' kernels take turns on the GPU (no MPS): the times mean nothing.
-collc_run_ipc() {
-  local row name plan port
-  row=$(awk -F'\t' '$7 == "ipc" { print; exit }' "$PREP/manifest.tsv")
-  [ -n "$row" ] || { echo "no ipc entry in $PREP/manifest.tsv: rerun bench/gpu/prepare.sh"; return 1; }
-  name=$(cut -f1 <<< "$row"); plan=$(cut -f4 <<< "$row")
+# two_ranks HOSTS ARGS...: collc-run ARGS as the 2 ranks of a world of
+# plain background processes (COLLC_RANK, COLLC_WORLD_SIZE, COLLC_LOCAL_RANK,
+# a free COLLC_MASTER_PORT); HOSTS 1: one host, 2: as if each on a host of
+# its own (COLLC_HOST_NAME gpu-host-R, local rank 0). Fails if either fails.
+two_ranks() {
+  local hosts=$1 port pids=() rc=0 r; shift
   port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-  local args=("$PREP/$plan" --backend cuda --kernels "$OUT/kernels/$name.fatbin"
+  for r in 0 1; do
+    if [ "$hosts" = 2 ]; then
+      COLLC_HOST_NAME=gpu-host-$r COLLC_RANK=$r COLLC_WORLD_SIZE=2 COLLC_LOCAL_RANK=0 \
+        COLLC_MASTER_ADDR=127.0.0.1 COLLC_MASTER_PORT=$port "$BUILD/bin/collc-run" "$@" &
+    else
+      COLLC_RANK=$r COLLC_WORLD_SIZE=2 COLLC_LOCAL_RANK=$r \
+        COLLC_MASTER_ADDR=127.0.0.1 COLLC_MASTER_PORT=$port "$BUILD/bin/collc-run" "$@" &
+    fi
+    pids+=($!)
+  done
+  for r in "${pids[@]}"; do wait "$r" || rc=1; done
+  return $rc
+}
+export -f two_ranks
+ipc_args() { # the manifest's 2-rank ring all_reduce and its kernels
+  local row name plan
+  row=$(awk -F'\t' '$7 == "ipc" { print; exit }' "$PREP/manifest.tsv")
+  [ -n "$row" ] || { echo "no ipc entry in $PREP/manifest.tsv: rerun bench/gpu/prepare.sh" >&2; return 1; }
+  name=$(cut -f1 <<< "$row"); plan=$(cut -f4 <<< "$row")
+  echo "$PREP/$plan" "$OUT/kernels/$name.fatbin"
+}
+export -f ipc_args
+collc_run_ipc() {
+  local files port
+  files=($(ipc_args)) || return 1
+  local args=("${files[0]}" --backend cuda --kernels "${files[1]}"
               --check --bytes 4K:1M:16 --iters 2 --warmup 1 --timeout 20)
   if command -v mpirun >/dev/null; then
     echo "# launcher: mpirun -np 2"
+    port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
     mpirun --allow-run-as-root --oversubscribe -np 2 -x MASTER_ADDR=127.0.0.1 \
       -x MASTER_PORT="$port" "$BUILD/bin/collc-run" "${args[@]}"
     return
   fi
   echo "# launcher: none (no mpirun): 2 background processes with COLLC_RANK, COLLC_WORLD_SIZE, COLLC_LOCAL_RANK"
-  local pids=() rc=0 r
-  for r in 0 1; do
-    COLLC_RANK=$r COLLC_WORLD_SIZE=2 COLLC_LOCAL_RANK=$r COLLC_MASTER_ADDR=127.0.0.1 \
-      COLLC_MASTER_PORT=$port "$BUILD/bin/collc-run" "${args[@]}" &
-    pids+=($!)
-  done
-  for r in "${pids[@]}"; do wait "$r" || rc=1; done
-  return $rc
+  two_ranks 1 "${args[@]}"
 }
 export -f collc_run_ipc
 step collc-run-ipc 40 95 collc_run_ipc || failed=1
@@ -242,36 +262,18 @@ cp "$OUT/logs/collc-run-ipc.log" "$OUT/collc-run-ipc.txt"
 
 # The same 2 ranks as if on two hosts (COLLC_HOST_NAME): their connections
 # are network connections, moved by each process's proxy thread over TCP
-# (docs/gpu-runtime.md, "Across hosts"); every element checked.
+# (docs/gpu-runtime.md, "Across hosts"); then as 2 processes of one host
+# with every message through host memory both pin (--p2p off: each maps
+# the other's memfd host arena). Every element checked.
 collc_run_hosts() {
-  local row name plan port
-  row=$(awk -F'\t' '$7 == "ipc" { print; exit }' "$PREP/manifest.tsv")
-  [ -n "$row" ] || { echo "no ipc entry in $PREP/manifest.tsv: rerun bench/gpu/prepare.sh"; return 1; }
-  name=$(cut -f1 <<< "$row"); plan=$(cut -f4 <<< "$row")
-  port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+  local files rc=0
+  files=($(ipc_args)) || return 1
   echo "# 2 processes, COLLC_HOST_NAME gpu-host-0 and gpu-host-1, --transport tcp"
-  local pids=() rc=0 r
-  for r in 0 1; do
-    COLLC_RANK=$r COLLC_WORLD_SIZE=2 COLLC_LOCAL_RANK=0 COLLC_HOST_NAME=gpu-host-$r \
-      COLLC_MASTER_ADDR=127.0.0.1 COLLC_MASTER_PORT=$port "$BUILD/bin/collc-run" \
-      "$PREP/$plan" --backend cuda --kernels "$OUT/kernels/$name.fatbin" \
-      --transport tcp --check --bytes 4K:1M:16 --iters 2 --warmup 1 --timeout 20 &
-    pids+=($!)
-  done
-  for r in "${pids[@]}"; do wait "$r" || rc=1; done
-  # Two processes of one host with every message through host memory both
-  # pin (--p2p off: each maps the other's memfd host arena).
+  two_ranks 2 "${files[0]}" --backend cuda --kernels "${files[1]}" \
+    --transport tcp --check --bytes 4K:1M:16 --iters 2 --warmup 1 --timeout 20 || rc=1
   echo "# 2 processes of one host, --p2p off"
-  port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-  pids=()
-  for r in 0 1; do
-    COLLC_RANK=$r COLLC_WORLD_SIZE=2 COLLC_LOCAL_RANK=$r \
-      COLLC_MASTER_ADDR=127.0.0.1 COLLC_MASTER_PORT=$port "$BUILD/bin/collc-run" \
-      "$PREP/$plan" --backend cuda --kernels "$OUT/kernels/$name.fatbin" \
-      --p2p off --check --bytes 4K:64K:16 --iters 2 --warmup 1 --timeout 20 &
-    pids+=($!)
-  done
-  for r in "${pids[@]}"; do wait "$r" || rc=1; done
+  two_ranks 1 "${files[0]}" --backend cuda --kernels "${files[1]}" \
+    --p2p off --check --bytes 4K:64K:16 --iters 2 --warmup 1 --timeout 20 || rc=1
   return $rc
 }
 export -f collc_run_hosts
