@@ -524,11 +524,34 @@ Status emulateAcrossHosts(
     int64_t count, const std::vector<const void *> &inputs,
     const std::vector<void *> &outputs, const std::vector<int32_t> &hosts,
     const DeviceOptions &options,
-    const std::function<void(std::vector<std::string> *)> &editTable) {
+    const std::function<void(std::vector<std::string> *)> &editTable,
+    bool launchPerHost) {
   DeviceOptions o = options;
   o.hosts = hosts;
-  return emulatePerRank(collective, index, kernel, count, inputs, outputs, o,
-                        editTable);
+  if (!launchPerHost)
+    return emulatePerRank(collective, index, kernel, count, inputs, outputs, o,
+                          editTable);
+  // One launch (process) per host with all of its ranks: their proxy
+  // serves several ranks.
+  int32_t n = collective.program.numRanks;
+  if (hosts.size() != size_t(n))
+    return Status(ErrorCode::InvalidArgument,
+                  "collective " + std::to_string(index) + ": " +
+                      std::to_string(hosts.size()) + " hosts for " +
+                      std::to_string(n) + " ranks");
+  std::vector<int32_t> order;
+  std::vector<std::vector<int32_t>> groups;
+  for (int32_t r = 0; r < n; ++r) {
+    size_t g = size_t(std::find(order.begin(), order.end(), hosts[size_t(r)]) -
+                      order.begin());
+    if (g == order.size()) {
+      order.push_back(hosts[size_t(r)]);
+      groups.emplace_back();
+    }
+    groups[g].push_back(r);
+  }
+  return emulateLaunches(collective, index, kernel, count, inputs, outputs, o,
+                         groups, editTable);
 }
 
 Status emulateOnDevices(const PlanCollective &collective, size_t index,

@@ -69,13 +69,16 @@ Status emulatePerRank(
 /// connections between ranks of different hosts are network connections,
 /// each launch's moved by its own DeviceProxy over TCP on 127.0.0.1 (the
 /// tcp transport's SocketNet), whose handles travel in the table. A proxy's
-/// failure stops every launch and is the error returned.
+/// failure stops every launch and is the error returned. `launchPerHost`:
+/// one launch (process) per host with all of its ranks instead, whose
+/// proxy serves all of them.
 Status emulateAcrossHosts(
     const PlanCollective &collective, size_t index, KernelFunction kernel,
     int64_t count, const std::vector<const void *> &inputs,
     const std::vector<void *> &outputs, const std::vector<int32_t> &hosts,
     const DeviceOptions &options = DeviceOptions(),
-    const std::function<void(std::vector<std::string> *)> &editTable = {});
+    const std::function<void(std::vector<std::string> *)> &editTable = {},
+    bool launchPerHost = false);
 
 /// The same, laid out as one process with its ranks on several devices
 /// lays them out (docs/gpu-runtime.md, "Several GPUs in one process"):

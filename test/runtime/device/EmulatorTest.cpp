@@ -930,6 +930,35 @@ TEST(EmulatorAcrossHostsTest, DirectAllToAllAndAllGatherSeveralThreads) {
     }
 }
 
+TEST(EmulatorAcrossHostsTest, OneLaunchPerHostAndHostMemoryLinks) {
+  // Each host one process with all of its ranks (its proxy serves them
+  // all); and per-rank processes whose pairs within a host go through
+  // host memory while those across hosts go over the network.
+  for (uint32_t ll : {0u, 16384u})
+    for (bool perHost : {true, false}) {
+      PlanCollective c = makeCollective(ringAllReduce(6, 1, 2), DataType::F32,
+                                        ReduceOp::Sum, 1);
+      check::TestData data(c.program, DataType::F32, ReduceOp::Sum, 0);
+      Buffers b = makeBuffers(c, 4099, &data);
+      dev::DeviceOptions o = options(24 + 8 + 5 * 4, ll);
+      std::vector<int32_t> hosts = {0, 0, 0, 1, 1, 1};
+      if (!perHost)
+        o.hostLinks = {{0, 1}, {1, 2}, {3, 4}, {4, 5}};
+      Status s = dev::emulateAcrossHosts(
+          c, 0, kernel(KernelKind::RingAllReduce, DataType::F32, ReduceOp::Sum),
+          4099, b.in(), b.out(), hosts, o, {}, perHost);
+      ASSERT_TRUE(s.ok()) << s.toString();
+      for (int32_t r = 0; r < 6; ++r) {
+        check::CheckResult result = check::checkRank(
+            data, r, 4099, b.inputs[size_t(r)].data(),
+            check::referenceInputElements(c.program, r, 4099),
+            b.outputs[size_t(r)].data(), outputElements(c, r, 4099));
+        EXPECT_EQ(result.wrong, 0) << "rank " << r << " perHost " << perHost;
+        EXPECT_GT(result.checked, 0);
+      }
+    }
+}
+
 TEST(EmulatorAcrossHostsTest, GpuDirectSlotsInDeviceMemory) {
   // The network slots in the device arenas (registered as GPU memory: the
   // emulator's socket net takes it, its device memory being host memory).
