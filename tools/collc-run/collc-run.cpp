@@ -266,8 +266,18 @@ void printHeader(const Options &o, const collrt::Plan &plan,
                   : "none",
               how.c_str());
   std::string backend = "backend " + o.backend;
-  if (o.backend == "cuda")
-    backend += ", kernels " + o.kernelsPath;
+  if (o.backend == "cuda") {
+    // How the GPUs reach each other (docs/gpu-runtime.md, "Links" and
+    // "Across hosts").
+    backend += ", kernels " + o.kernelsPath + ", p2p " + o.p2p;
+    if (!o.topologyFile.empty() && (o.devices.size() > 1 || o.ranks == 0))
+      backend += " (links by topology " + o.topologyFile + ")";
+    if (o.ranks == 0)
+      backend += ", network between hosts " +
+                 (o.transportGiven ? o.transport : std::string("none"));
+    if (o.gpuDirect)
+      backend += " with GPUDirect RDMA";
+  }
   if (collrt::sendCountsAtRunTime(collective)) {
     if (o.countsFile.empty())
       std::printf("# send counts given at run time: random, seed %llu (every "
