@@ -701,7 +701,6 @@ void DeviceProxy::run(std::vector<std::string> handles, double connectSeconds) {
     fail(s);
     return;
   }
-  connected_.store(true);
   exec::Backoff backoff;
   for (;;) {
     if (failed_.load(std::memory_order_acquire) ||

@@ -129,7 +129,7 @@ private:
   std::vector<std::unique_ptr<Incoming>> incoming_;
   std::atomic<int32_t *> abortFlag_{nullptr};
   std::thread thread_;
-  std::atomic<bool> stopping_{false}, failed_{false}, connected_{false};
+  std::atomic<bool> stopping_{false}, failed_{false};
   /// Set by the destructor: leave at once, without goodbyes.
   std::atomic<bool> abandon_{false};
   /// When stop() gives up waiting for messages to leave (steady clock
