@@ -528,16 +528,8 @@ Status DeviceProxy::moveMessages(bool *progressed) {
         size_t bytes = 0;
         if (!link.comm()->test(h.requests.front(), &done, &bytes).ok() || !done)
           break;
-        h.requests.pop_front();
-        uint64_t n = ++h.completed;
-        if (h.onDevice && flush_)
-          if (Status s = flush_(); !s.ok())
-            return Status(s.code(),
-                          what_ + ": " + h.name() + ": " + s.message());
-        __atomic_store_n(&h.sizes[(n - 1) % h.slots], uint64_t(bytes),
-                         __ATOMIC_RELAXED);
-        storeRelease(h.head, n);
-        received_.fetch_add(1, std::memory_order_relaxed);
+        if (Status s = completeFront(h, bytes); !s.ok())
+          return s;
         *progressed = true;
       }
       continue;
@@ -617,24 +609,29 @@ Status DeviceProxy::moveMessages(bool *progressed) {
       }
       if (!done)
         break;
-      h.requests.pop_front();
-      uint64_t n = ++h.completed;
+      if (Status s = completeFront(h, bytes); !s.ok())
+        return s;
       *progressed = true;
-      if (link.sends) {
-        storeRelease(h.tail, n); // the slot may be written again
-        sent_.fetch_add(1, std::memory_order_relaxed);
-      } else {
-        if (h.onDevice && flush_)
-          if (Status s = flush_(); !s.ok()) // the NIC's writes, visible
-            return Status(s.code(),
-                          what_ + ": " + h.name() + ": " + s.message());
-        __atomic_store_n(&h.sizes[(n - 1) % h.slots], uint64_t(bytes),
-                         __ATOMIC_RELAXED);
-        storeRelease(h.head, n); // the kernel may read it
-        received_.fetch_add(1, std::memory_order_relaxed);
-      }
     }
   }
+  return Status::success();
+}
+
+Status DeviceProxy::completeFront(Half &h, size_t bytes) {
+  h.requests.pop_front();
+  uint64_t n = ++h.completed;
+  if (h.link->sends) {
+    storeRelease(h.tail, n); // the slot may be written again
+    sent_.fetch_add(1, std::memory_order_relaxed);
+    return Status::success();
+  }
+  if (h.onDevice && flush_)
+    if (Status s = flush_(); !s.ok()) // the NIC's writes, visible
+      return Status(s.code(), what_ + ": " + h.name() + ": " + s.message());
+  __atomic_store_n(&h.sizes[(n - 1) % h.slots], uint64_t(bytes),
+                   __ATOMIC_RELAXED);
+  storeRelease(h.head, n); // the kernel may read it
+  received_.fetch_add(1, std::memory_order_relaxed);
   return Status::success();
 }
 

@@ -111,6 +111,9 @@ private:
   Status connectAll(const std::vector<std::string> &handles, Deadline deadline);
   Status moveMessages(bool *progressed);
   Status linkProgress(Link &link, bool *progressed);
+  /// The oldest request of `h` completed (`bytes`): publish it (tail, or
+  /// the flush, sizes and head) and count it.
+  Status completeFront(Half &h, size_t bytes);
   Status sayGoodbye();
   Status checkGoodbye(Link &link, const Status &failure, bool *progressed);
   bool drained() const;

@@ -386,24 +386,18 @@ Status InProcessTransport::trySendParts(const ConnectionKey &to,
 
 Status InProcessTransport::flushSends(Deadline deadline) {
   // sends_ changes only at connect, on this thread.
-  std::vector<ConnectionKey> keys;
-  std::vector<const Sending *> sendings;
-  for (const auto &entry : sends_) {
-    keys.push_back(entry.first);
-    sendings.push_back(entry.second.get());
-  }
   return transport::waitForReaders(
-      "in-process transport, rank " + std::to_string(rank_), keys,
-      [&](size_t k) {
+      "in-process transport, rank " + std::to_string(rank_), sends_,
+      [](const Sending &sending) {
         return transport::LeftInPlace{
-            sendings[k]->ring->freed(),
-            sendings[k]->inPlaceUntil.load(std::memory_order_acquire)};
+            sending.ring->freed(),
+            sending.inPlaceUntil.load(std::memory_order_acquire)};
       },
-      [&](size_t k) {
+      [&](const ConnectionKey &key) {
         if (Status s = abortedStatus(); !s.ok())
           return s;
         if (fabric_->anyFailure.load(std::memory_order_acquire))
-          return peerFailed(keys[k].peer);
+          return peerFailed(key.peer);
         return Status::success();
       },
       deadline);

@@ -1024,24 +1024,12 @@ Status ShmTransport::trySendParts(const ConnectionKey &to,
 Status ShmTransport::flushSends(Deadline deadline) {
   // sends_ changes only at connect (on this thread): reading it here races
   // with nothing; each connection's counters are its own.
-  std::vector<ConnectionKey> keys;
-  std::vector<const Segment *> segments;
-  for (const auto &entry : sends_) {
-    keys.push_back(entry.first);
-    segments.push_back(entry.second.get());
-  }
   return transport::waitForReaders(
-      here(), keys,
-      [&](size_t k) {
-        return transport::LeftInPlace{segments[k]->freed(),
-                                      segments[k]->inPlaceUntil()};
+      here(), sends_,
+      [](const Segment &segment) {
+        return transport::LeftInPlace{segment.freed(), segment.inPlaceUntil()};
       },
-      [&](size_t) {
-        if (Status s = abortedStatus(); !s.ok())
-          return s;
-        return bootstrap_.checkPeers();
-      },
-      deadline);
+      [&](const ConnectionKey &) { return checkPeers(); }, deadline);
 }
 
 Status ShmTransport::checkPeers() {

@@ -66,6 +66,25 @@ Status waitForReaders(const std::string &where,
                       const std::function<LeftInPlace(size_t)> &progress,
                       const std::function<Status(size_t)> &check,
                       Deadline deadline);
+/// The same over a transport's send connections (a map from ConnectionKey
+/// to a unique_ptr): progress(connection), check(key).
+template <class Connections, class Progress, class Check>
+Status waitForReaders(const std::string &where, const Connections &sends,
+                      Progress progress, Check check, Deadline deadline) {
+  std::vector<ConnectionKey> keys;
+  std::vector<const typename Connections::mapped_type::element_type *> each;
+  for (const auto &entry : sends) {
+    keys.push_back(entry.first);
+    each.push_back(entry.second.get());
+  }
+  std::function<LeftInPlace(size_t)> byIndex = [&](size_t k) {
+    return progress(*each[k]);
+  };
+  std::function<Status(size_t)> checkIndex = [&](size_t k) {
+    return check(keys[k]);
+  };
+  return waitForReaders(where, keys, byIndex, checkIndex, deadline);
+}
 
 /// "rank 3", "ranks 1, 4 and 5".
 std::string rankList(const std::vector<int32_t> &ranks);

@@ -114,8 +114,9 @@ TEST(DeviceProxyTest, MessagesCrossAndSlotsComeBack) {
   uint32_t slots = t.whole.slots();
   // More messages than slots: the sender's tail must come back.
   for (uint64_t seq = 0; seq < 3 * slots; ++seq) {
-    if (seq >= slots) // the slot of message seq - slots is free again
+    if (seq >= slots) { // the slot of message seq - slots is free again
       ASSERT_TRUE(t.waitFor(t.word(0, t.conn->tail), seq + 1 - slots));
+    }
     uint64_t bytes = 16 + 8 * (seq % 5);
     t.send(seq, bytes, char('a' + seq));
     ASSERT_TRUE(t.waitFor(t.word(1, t.conn->head), seq + 1))

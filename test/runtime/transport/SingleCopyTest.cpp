@@ -264,20 +264,29 @@ bool forbidProcessVmReadv() {
          ::prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &program) == 0;
 }
 
+/// A forked child: rank 1 under a seccomp filter that forbids
+/// process_vm_readv, connected over shm. 0, or the child's exit code (2: no
+/// filter, 3: no connection), said on stderr.
+int connectWithoutProcessVmReadv(int32_t port, std::unique_ptr<Bootstrap> *b,
+                                 std::unique_ptr<Transport> *t) {
+  if (!forbidProcessVmReadv()) {
+    std::fprintf(stderr, "child: cannot install the seccomp filter\n");
+    return 2;
+  }
+  if (Status s = connectShmRank(1, port, b, t); !s.ok()) {
+    std::fprintf(stderr, "child: %s\n", s.toString().c_str());
+    return 3;
+  }
+  return 0;
+}
+
 TEST(SingleCopy, UnavailableIsSaidAndMessagesAreCopied) {
   int32_t port = freeTcpPort();
   pid_t child = forkChild([&] {
-    if (!forbidProcessVmReadv()) {
-      std::fprintf(stderr, "child: cannot install the seccomp filter\n");
-      return 2;
-    }
     std::unique_ptr<Bootstrap> b;
     std::unique_ptr<Transport> t;
-    Status s = connectShmRank(1, port, &b, &t);
-    if (!s.ok()) {
-      std::fprintf(stderr, "child: %s\n", s.toString().c_str());
-      return 3;
-    }
+    if (int rc = connectWithoutProcessVmReadv(port, &b, &t))
+      return rc;
     std::string line = t->describe();
     if (line.find("single copy unavailable with rank 0 (this rank cannot "
                   "read its memory: process_vm_readv of rank 0 (pid ") ==
@@ -359,17 +368,10 @@ TEST(SingleCopy, HostBuffersAreMappedWithoutProcessVmReadv) {
   int32_t port = freeTcpPort();
   const int kMessages = 8;
   pid_t child = forkChild([&] {
-    if (!forbidProcessVmReadv()) {
-      std::fprintf(stderr, "child: cannot install the seccomp filter\n");
-      return 2;
-    }
     std::unique_ptr<Bootstrap> b;
     std::unique_ptr<Transport> t;
-    Status s = connectShmRank(1, port, &b, &t);
-    if (!s.ok()) {
-      std::fprintf(stderr, "child: %s\n", s.toString().c_str());
-      return 3;
-    }
+    if (int rc = connectWithoutProcessVmReadv(port, &b, &t))
+      return rc;
     std::string line = t->describe();
     if (line.find("single copy unavailable with rank 0 (this rank cannot "
                   "read its memory") == std::string::npos ||
