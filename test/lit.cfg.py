@@ -23,6 +23,24 @@ tools = ["collc", "collc-opt", "collc-run"]
 llvm_config.add_tool_substitutions(tools, [config.collc_tools_dir])
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
+# --param fake_cuda=DIR (ctest's lit-fake-cuda): the GPU tests run against
+# collc's fake CUDA driver (test/fakecuda: DIR/lib/libcuda.so.1, host
+# threads for blocks) with its nvcc stand-in (DIR/bin/nvcc: the generated
+# CUDA compiled for the host), so that collc-run's cuda paths run without a
+# GPU. The tests' outputs go to test-fake-cuda/, apart from the plain run's.
+_fake_cuda = lit_config.params.get("fake_cuda")
+if _fake_cuda:
+    _fake_cuda = os.path.abspath(_fake_cuda)
+    config.test_exec_root = os.path.join(config.collc_obj_root, "test-fake-cuda")
+    llvm_config.with_environment("PATH", os.path.join(_fake_cuda, "bin"), append_path=True)
+    llvm_config.with_environment("LD_LIBRARY_PATH", os.path.join(_fake_cuda, "lib"),
+                                 append_path=True)
+    # Two devices (for the tests and for the checks below, in this process).
+    config.environment["COLLC_FAKE_CUDA_DEVICES"] = "2"
+    os.environ["COLLC_FAKE_CUDA_DEVICES"] = "2"
+    config.available_features.add("fake-cuda")
+_libcuda = os.path.join(_fake_cuda, "lib", "libcuda.so.1") if _fake_cuda else "libcuda.so.1"
+
 # Open MPI's launcher, for collc-run's multi-process tests
 # (test/tools/collc-run/mpirun.test).
 if shutil.which("mpirun"):
@@ -40,7 +58,7 @@ if os.path.isdir("/sys/class/infiniband") and os.listdir("/sys/class/infiniband"
 def _cuda_gpu_arch():
     import ctypes
     try:
-        cuda = ctypes.CDLL("libcuda.so.1")
+        cuda = ctypes.CDLL(_libcuda)
         count = ctypes.c_int(0)
         if cuda.cuInit(0) != 0 or cuda.cuDeviceGetCount(ctypes.byref(count)) != 0:
             return None
@@ -66,7 +84,7 @@ config.substitutions.append(("%cuda_arch", _cuda_arch or "sm_90"))
 def _cuda_peer_pair():
     import ctypes
     try:
-        cuda = ctypes.CDLL("libcuda.so.1")
+        cuda = ctypes.CDLL(_libcuda)
         count = ctypes.c_int(0)
         if cuda.cuInit(0) != 0 or cuda.cuDeviceGetCount(ctypes.byref(count)) != 0:
             return False
@@ -85,5 +103,5 @@ def _cuda_peer_pair():
 
 if _cuda_arch and _cuda_peer_pair():
     config.available_features.add("cuda-peer-gpus")
-if shutil.which("nvcc") or os.access("/usr/local/cuda/bin/nvcc", os.X_OK):
+if _fake_cuda or shutil.which("nvcc") or os.access("/usr/local/cuda/bin/nvcc", os.X_OK):
     config.available_features.add("nvcc")

@@ -1,5 +1,6 @@
 #!/bin/bash
 # bench/gpu/run.sh OUTDIR [PREPARED_DIR] [--build DIR] [--arch SM]
+#                  [--fake-cuda FAKE_DIR]
 #
 # For a machine with a GPU (written for one H200; docs/gpu-runtime.md):
 #  1. builds libcollrt runtime-only with CUDA and gpu-check (DIR, default
@@ -26,13 +27,23 @@
 # Exit: 0 all ran and every check passed, 1 a check or step failed, 2 usage
 # or a missing prerequisite, 3 no usable GPU (after the steps that need
 # none: build and compiles).
+#
+# --fake-cuda FAKE_DIR (a rehearsal without a GPU; ctest's
+# bench.gpu.run-fake-cuda): collc's fake CUDA driver (FAKE_DIR/lib,
+# test/fakecuda, blocks as host threads) and its nvcc stand-in
+# (FAKE_DIR/bin) instead of a GPU and nvcc, with the gpu-check and
+# collc-run already built in --build DIR (default build, a full build:
+# nothing is configured or built); the steps that need CUDA code of their
+# own (hand, primitives) or time anything (4.) do not run and say so. Every
+# check of 3. runs, on host threads.
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-OUT= PREP= BUILD=$ROOT/build-gpu ARCH=
-usage() { sed -n 2,28p "$0" >&2; exit 2; }
+OUT= PREP= BUILD= ARCH= FAKE=
+usage() { sed -n 2,39p "$0" >&2; exit 2; }
 while [ $# -gt 0 ]; do
   case $1 in
     --build) [ $# -ge 2 ] || usage; BUILD=$2; shift 2 ;;
+    --fake-cuda) [ $# -ge 2 ] || usage; FAKE=$2; shift 2 ;;
     --arch) [ $# -ge 2 ] || usage; ARCH=$2; shift 2 ;;
     -h|--help) usage ;;
     -*) echo "run.sh: unknown option $1" >&2; usage ;;
@@ -47,6 +58,21 @@ if [ ! -f "$PREP/manifest.tsv" ]; then
   exit 2
 fi
 PREP=$(cd "$PREP" && pwd)
+if [ -n "$FAKE" ]; then
+  [ -f "$FAKE/lib/libcuda.so.1" ] && [ -x "$FAKE/bin/nvcc" ] ||
+    { echo "run.sh: --fake-cuda $FAKE has no lib/libcuda.so.1 and bin/nvcc (build target collc-fake-cuda)" >&2; exit 2; }
+  FAKE=$(cd "$FAKE" && pwd)
+  BUILD=${BUILD:-$ROOT/build}
+  for tool in gpu-check collc-run; do
+    [ -x "$BUILD/bin/$tool" ] ||
+      { echo "run.sh: --fake-cuda uses the built $BUILD/bin/$tool, which is missing (build it, or --build DIR)" >&2; exit 2; }
+  done
+  export LD_LIBRARY_PATH=$FAKE/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+  export PATH=$FAKE/bin:$PATH
+  export COLLC_FAKE_CUDA_DEVICES=${COLLC_FAKE_CUDA_DEVICES:-2}
+  echo "run.sh: --fake-cuda: collc's fake CUDA driver ($FAKE/lib/libcuda.so.1) and nvcc stand-in; no GPU, no timings"
+fi
+BUILD=${BUILD:-$ROOT/build-gpu}
 NVCC=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
 [ -x "$NVCC" ] || { echo "run.sh: no nvcc (not on PATH, not /usr/local/cuda/bin/nvcc)" >&2; exit 2; }
 command -v cmake >/dev/null || { echo "run.sh: no cmake" >&2; exit 2; }
@@ -89,7 +115,10 @@ step() {
     echo "gpu: no nvidia-smi on this machine"
   fi
   echo "prepared: $PREP ($(($(wc -l < "$PREP/manifest.tsv") - 1)) kernels)"
+  [ -z "$FAKE" ] || echo "fake CUDA driver: $FAKE (checks on host threads, nothing timed)"
 } > "$OUT/environment.txt"
+rm -f "$OUT/fake-cuda.txt"
+[ -z "$FAKE" ] || echo "$FAKE" > "$OUT/fake-cuda.txt"
 cat "$OUT/environment.txt"
 
 if [ -z "$ARCH" ]; then
@@ -98,7 +127,16 @@ if [ -z "$ARCH" ]; then
   [ -n "$cap" ] || echo "run.sh: nvidia-smi gave no compute capability: compiling for sm_90"
 fi
 
+# not_run NAME WHY: a step --fake-cuda leaves out, in steps.tsv.
+not_run() {
+  printf '%s\t0\t0\tnot run: %s\n' "$1" "$2" >> "$OUT/steps.tsv"
+  printf '[%3ds] %-22s not run: %s\n' $((SECONDS - T0)) "$1" "$2"
+}
+
 # 1. Build.
+if [ -n "$FAKE" ]; then
+  not_run build "--fake-cuda: the binaries of $BUILD"
+else
 gen=()
 command -v ninja >/dev/null && gen=(-G Ninja)
 configure=(cmake -S "$ROOT" -B "$BUILD" "${gen[@]}" -DCOLLC_RUNTIME_ONLY=ON
@@ -117,6 +155,7 @@ if ! step configure 60 330 "${configure[@]}"; then
 fi
 step build 200 260 cmake --build "$BUILD" --target gpu-check collc-run -j "$JOBS" ||
   { echo "run.sh: the build failed (logs/build.log)"; tail -20 "$OUT/logs/build.log"; exit 1; }
+fi
 CHECK=$BUILD/bin/gpu-check
 
 # 2. Kernels.
@@ -126,11 +165,13 @@ compile_all() {
     tail -n +2 "$PREP/manifest.tsv" | cut -f1,5 | while IFS=$'\t' read -r name cu; do
       echo "$PREP/$cu $OUT/kernels/$name.fatbin"
     done
-    echo "$ROOT/test/runtime/device/cuda/HandKernels.cu $OUT/kernels/hand.fatbin"
-    echo "$ROOT/bench/gpu/Primitives.cu $OUT/kernels/primitives.fatbin"
+    if [ -z "$FAKE" ]; then # CUDA code of their own: nvcc only
+      echo "$ROOT/test/runtime/device/cuda/HandKernels.cu $OUT/kernels/hand.fatbin"
+      echo "$ROOT/bench/gpu/Primitives.cu $OUT/kernels/primitives.fatbin"
+    fi
   } | xargs -P "$JOBS" -L 1 sh -c '"$0" '"$flags"' -o "$2" "$1" || { echo "nvcc failed: $1"; exit 255; }' "$NVCC"
 }
-export ROOT PREP OUT NVCC JOBS flags
+export ROOT PREP OUT NVCC JOBS flags FAKE
 export -f compile_all
 step kernels 150 150 compile_all || { echo "run.sh: compiling kernels failed (logs/kernels.log)"; failed=1; }
 
@@ -144,8 +185,13 @@ case $? in
 esac
 
 # 3. Checks.
-step hand 45 120 "$CHECK" hand "$OUT/kernels/hand.fatbin" --ranks 8 || failed=1
-cp "$OUT/logs/hand.log" "$OUT/hand.tsv"
+if [ -n "$FAKE" ]; then
+  not_run hand "--fake-cuda (HandKernels.cu is CUDA code; the emulator runs its host twin, test/runtime/device/Kernels.cpp)"
+  rm -f "$OUT/hand.tsv"
+else
+  step hand 45 120 "$CHECK" hand "$OUT/kernels/hand.fatbin" --ranks 8 || failed=1
+  cp "$OUT/logs/hand.log" "$OUT/hand.tsv"
+fi
 check_all() {
   local first=1
   tail -n +2 "$PREP/manifest.tsv" | while IFS=$'\t' read -r name coll algo plan cu kernel purpose; do
@@ -195,7 +241,11 @@ collc_run_devices() {
   local args=("$PREP/$plan" --backend cuda --kernels "$OUT/kernels/$name.fatbin"
               --ranks 8 --check --bytes 4K:1M:16 --iters 2 --warmup 1 --timeout 20)
   "$BUILD/bin/collc-run" "${args[@]}" --devices 0,0 || rc=1
-  gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU ')
+  if [ -n "$FAKE" ]; then
+    gpus=$COLLC_FAKE_CUDA_DEVICES
+  else
+    gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU ')
+  fi
   if [ "${gpus:-0}" -ge 2 ]; then
     "$BUILD/bin/collc-run" "${args[@]}" --devices 0,1 || rc=1
   else
@@ -281,6 +331,12 @@ step collc-run-hosts 40 70 collc_run_hosts || failed=1
 cp "$OUT/logs/collc-run-hosts.log" "$OUT/collc-run-hosts.txt"
 
 # 4. Timings.
+if [ -n "$FAKE" ]; then
+  for name in primitives allreduce-256MiB allreduce-8KiB torch; do
+    not_run $name "--fake-cuda: nothing is timed on host threads"
+    rm -f "$OUT/$name.tsv" "$OUT/$name.skipped"
+  done
+else
 step primitives 40 60 "$CHECK" primitives "$OUT/kernels/primitives.fatbin" \
   --ctas 16,32,132 --bytes 512MiB --iters 20 || failed=1
 cp "$OUT/logs/primitives.log" "$OUT/primitives.tsv"
@@ -308,6 +364,7 @@ case $? in
      echo "run.sh: $(cat "$OUT/torch.skipped")" ;;
   *) failed=1 ;;
 esac
+fi
 
 # 5. Tables.
 python3 "$ROOT/bench/gpu/tables.py" "$OUT" > "$OUT/tables.md"

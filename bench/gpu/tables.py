@@ -35,6 +35,11 @@ def f(v, digits=1):
 
 
 print("# bench/gpu results\n")
+fake = os.path.join(out, "fake-cuda.txt")
+if os.path.exists(fake):
+    print("A rehearsal on collc's fake CUDA driver (run.sh --fake-cuda %s): "
+          "no GPU; the checks ran on host threads and nothing was timed.\n" %
+          open(fake).read().strip())
 prims = rows("primitives.tsv")
 copy_rate = None
 print("## 1. Primitives against the copy rate\n")

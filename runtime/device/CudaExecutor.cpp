@@ -195,6 +195,10 @@ CudaCollective::~CudaCollective() {
     d_->cuGraphDestroy(graph_);
   if (done_)
     d_->cuEventDestroy(done_);
+  for (const Mark &m : marks_)
+    d_->cuEventDestroy(m.event);
+  for (cu::Event e : spareMarks_)
+    d_->cuEventDestroy(e);
   // A launch that never ended (the GPU ignored the abort) may still use
   // the arena: leak it rather than free memory a kernel writes.
   bool running =
@@ -836,16 +840,63 @@ Status CudaCollective::failWith(const Status &status, const LaunchSnapshot *s) {
   return failure_;
 }
 
-Status CudaCollective::wait(cu::Stream stream) {
-  const LaunchLayout &l = layout_;
+Status CudaCollective::throttle(cu::Stream stream) {
   if (failed_)
     return failure_;
-  std::string what =
-      l.name() + " on " + launchName() + " (kernel '" + kernelName_ + "')";
+  uint64_t enqueued = launchesDone_ + launchesPending_;
+  if (enqueued % kMarkEvery != 0)
+    return Status::success();
+  if (Status st = makeCurrent(); !st.ok())
+    return failWith(st, nullptr);
+  cu::Event event = nullptr;
+  if (!spareMarks_.empty()) {
+    event = spareMarks_.back();
+    spareMarks_.pop_back();
+  } else if (cu::Result r = d_->cuEventCreate(&event, cu::kEventDefault);
+             r != cu::kSuccess) {
+    return failWith(d_->fail(layout_.name(), "cuEventCreate", r), nullptr);
+  }
+  if (cu::Result r = d_->cuEventRecord(event, stream); r != cu::kSuccess) {
+    spareMarks_.push_back(event);
+    return failWith(d_->fail(layout_.name(), "cuEventRecord", r), nullptr);
+  }
+  marks_.push_back({event, enqueued});
+  if (marks_.size() <= kMarksInFlight)
+    return Status::success();
+  Mark oldest = marks_.front();
+  marks_.pop_front();
+  Status s = waitFor(oldest.event);
+  spareMarks_.push_back(oldest.event);
+  if (!s.ok())
+    return s;
+  launchesPending_ -= oldest.launches - launchesDone_;
+  launchesDone_ = oldest.launches;
+  return Status::success();
+}
+
+Status CudaCollective::wait(cu::Stream stream) {
+  if (failed_)
+    return failure_;
   if (Status st = makeCurrent(); !st.ok())
     return failWith(st, nullptr);
   if (cu::Result r = d_->cuEventRecord(done_, stream); r != cu::kSuccess)
-    return failWith(d_->fail(what, "cuEventRecord", r), nullptr);
+    return failWith(
+        d_->fail(layout_.name() + " on " + launchName(), "cuEventRecord", r),
+        nullptr);
+  if (Status s = waitFor(done_); !s.ok())
+    return s;
+  launchesDone_ += launchesPending_;
+  launchesPending_ = 0;
+  for (const Mark &m : marks_) // all reached before done_
+    spareMarks_.push_back(m.event);
+  marks_.clear();
+  return Status::success();
+}
+
+Status CudaCollective::waitFor(cu::Event event) {
+  const LaunchLayout &l = layout_;
+  std::string what =
+      l.name() + " on " + launchName() + " (kernel '" + kernelName_ + "')";
   using Clock = std::chrono::steady_clock;
   Status peerFailure;
   Clock::time_point nextCheck = Clock::now();
@@ -866,7 +917,7 @@ Status CudaCollective::wait(cu::Stream stream) {
         if (!peerFailure.ok())
           return Status::success(); // the caller aborts the launch
       }
-      cu::Result r = d_->cuEventQuery(done_);
+      cu::Result r = d_->cuEventQuery(event);
       if (r == cu::kSuccess) {
         *finished = true;
         return Status::success();
@@ -941,8 +992,6 @@ Status CudaCollective::wait(cu::Stream stream) {
                                : error,
                     &s);
   }
-  launchesDone_ += launchesPending_;
-  launchesPending_ = 0;
   return Status::success();
 }
 
@@ -1258,11 +1307,17 @@ Status runLaunches(const PlanCollective &collective,
         return s;
   // One run: every launch enqueued before any is waited for (producers and
   // consumers on different devices spin on each other).
+  // Each launch's throttle bounds its launches in flight (a GPU whose
+  // launch queue is full blocks the enqueuing thread, and a kernel that
+  // waits for a dead peer would then never let the watchdog run).
   auto launch = [&]() -> Status {
     for (size_t g = 0; g < launches.size(); ++g)
       if (Status s = graph ? launches[g]->enqueueGraph(b.streams[g])
                            : launches[g]->enqueue(b.streams[g]);
           !s.ok())
+        return s;
+    for (size_t g = 0; g < launches.size(); ++g)
+      if (Status s = launches[g]->throttle(b.streams[g]); !s.ok())
         return s;
     return Status::success();
   };

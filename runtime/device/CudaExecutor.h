@@ -42,6 +42,7 @@
 #include "runtime/device/WaitReport.h"
 #include "runtime/transport/HostBuffers.h"
 
+#include <deque>
 #include <functional>
 #include <memory>
 #include <string>
@@ -171,6 +172,16 @@ public:
   /// wait(), then checks every connection's message count against the
   /// program (whether the kernel runs the plan's schedule).
   Status waitAndCheck(cu::Stream stream);
+  /// Bounds the launches enqueued and not finished (call after each
+  /// enqueue of a long series): every kMarkEvery launches it records an
+  /// event, and with more than kMarksInFlight events outstanding it waits
+  /// for the oldest as wait() does (the watchdog, the peer check). So at
+  /// most (kMarksInFlight + 1) * kMarkEvery launches are in flight: enough
+  /// to keep the GPU busy, and never a launch queue so full that enqueuing
+  /// blocks in the driver while a kernel waits for a dead peer.
+  Status throttle(cu::Stream stream);
+  static constexpr uint64_t kMarkEvery = 16;
+  static constexpr size_t kMarksInFlight = 4;
 
   /// Whether this launch's abortFlag is raised (a block's error, the
   /// watchdog, a linked launch's failure).
@@ -181,6 +192,8 @@ public:
 
 private:
   Status snapshot(LaunchSnapshot *s) const;
+  /// Polls `event` with the watchdog and the peer check (wait()'s body).
+  Status waitFor(cu::Event event);
   Status failWith(const Status &status, const LaunchSnapshot *s);
 
   const CudaDriver *d_ = nullptr;
@@ -208,6 +221,13 @@ private:
   cu::Graph graph_ = nullptr;
   cu::GraphExec graphExec_ = nullptr;
   cu::Event done_ = nullptr;
+  /// throttle()'s events, each with the launches enqueued before it.
+  struct Mark {
+    cu::Event event;
+    uint64_t launches;
+  };
+  std::deque<Mark> marks_;
+  std::vector<cu::Event> spareMarks_;
   /// Launches finished and checked, and enqueued since.
   uint64_t launchesDone_ = 0, launchesPending_ = 0;
   bool failed_ = false;
