@@ -22,6 +22,7 @@
 #include <fstream>
 #include <sstream>
 #include <thread>
+#include <utility>
 
 namespace collrt {
 namespace dev {
@@ -99,22 +100,37 @@ Status CudaModule::function(const std::string &name,
   return Status::success();
 }
 
-std::vector<std::string> CudaModule::functionNames() const {
+std::vector<std::string> CudaModule::functionNames(std::string *why) const {
   std::vector<std::string> names;
+  std::string failure;
   unsigned count = 0;
   if (!driver_->cuModuleGetFunctionCount ||
-      !driver_->cuModuleEnumerateFunctions || !driver_->cuFuncGetName ||
-      driver_->cuModuleGetFunctionCount(&count, module_) != cu::kSuccess)
-    return names;
-  std::vector<cu::Function> functions(count);
-  if (driver_->cuModuleEnumerateFunctions(functions.data(), count, module_) !=
-      cu::kSuccess)
-    return names;
-  for (cu::Function f : functions) {
-    const char *name = nullptr;
-    if (driver_->cuFuncGetName(&name, f) == cu::kSuccess && name)
-      names.push_back(name);
+      !driver_->cuModuleEnumerateFunctions || !driver_->cuFuncGetName) {
+    failure = "the driver has no cuModuleEnumerateFunctions, CUDA < 12.4";
+  } else if (cu::Result r = driver_->cuModuleGetFunctionCount(&count, module_);
+             r != cu::kSuccess) {
+    failure = driver_->error("cuModuleGetFunctionCount", r);
+  } else {
+    std::vector<cu::Function> functions(count);
+    if (cu::Result r = driver_->cuModuleEnumerateFunctions(functions.data(),
+                                                           count, module_);
+        r != cu::kSuccess) {
+      failure = driver_->error("cuModuleEnumerateFunctions", r);
+    } else {
+      for (cu::Function f : functions) {
+        const char *name = nullptr;
+        if (cu::Result r = driver_->cuFuncGetName(&name, f);
+            r != cu::kSuccess || !name) {
+          failure = driver_->error("cuFuncGetName", r);
+          names.clear();
+          break;
+        }
+        names.push_back(name);
+      }
+    }
   }
+  if (why)
+    *why = failure;
   std::sort(names.begin(), names.end());
   return names;
 }
@@ -122,7 +138,8 @@ std::vector<std::string> CudaModule::functionNames() const {
 Status CudaModule::findPlanKernel(size_t index, const std::string &prefix,
                                   std::string *name) const {
   std::string start = prefix + "_k" + std::to_string(index) + "_";
-  std::vector<std::string> names = functionNames(), found;
+  std::string why;
+  std::vector<std::string> names = functionNames(&why), found;
   for (const std::string &n : names)
     if (n.compare(0, start.size(), start) == 0)
       found.push_back(n);
@@ -135,10 +152,9 @@ Status CudaModule::findPlanKernel(size_t index, const std::string &prefix,
     known += (known.empty() ? "" : ", ") + n;
   if (names.empty())
     return Status(ErrorCode::InvalidArgument,
-                  name_ +
-                      ": cannot list its kernels (the driver has no "
-                      "cuModuleEnumerateFunctions, CUDA < 12.4); name the "
-                      "kernel of collective " +
+                  name_ + ": cannot list its kernels (" +
+                      (why.empty() ? "it has none" : why) +
+                      "); name the kernel of collective " +
                       std::to_string(index) + " (" + start + "...)");
   return Status(ErrorCode::InvalidArgument,
                 name_ + ": " + std::to_string(found.size()) +
@@ -212,14 +228,17 @@ CudaCollective::~CudaCollective() {
     d_->cuIpcCloseMemHandle(p);
   if (arena_ && !running)
     d_->cuMemFree(arena_);
+  // Host memory the driver still holds pinned (its unregistration failed)
+  // is never unmapped: a later buffer at the same address could not be
+  // pinned, and the driver may still use the pages.
   for (const auto &peer : peerHostArenas_)
-    d_->cuMemHostUnregister(const_cast<char *>(peer->data()));
+    if (d_->cuMemHostUnregister(const_cast<char *>(peer->data())) !=
+        cu::kSuccess)
+      new std::shared_ptr<const transport::PeerHostBuffer>(peer); // kept
   peerHostArenas_.clear();
   for (char *h : hostArenaHost_)
-    if (h && !running) {
-      d_->cuMemHostUnregister(h);
+    if (h && !running && d_->cuMemHostUnregister(h) == cu::kSuccess)
       (void)freeHostBuffer(h); // a destructor: nothing to report to
-    }
   if (abortHost_ && !running)
     d_->cuMemFreeHost(const_cast<int32_t *>(abortHost_));
 }
@@ -245,9 +264,14 @@ Status CudaCollective::create(const PlanCollective &collective, size_t index,
   c->kernelName_ = kernel;
 
   int maxThreads = 0, regs = 0, local = 0, sms = 0, perSm = 0;
-  d->cuFuncGetAttribute(&maxThreads, cu::kFuncMaxThreadsPerBlock, c->kernel_);
-  d->cuFuncGetAttribute(&regs, cu::kFuncNumRegs, c->kernel_);
-  d->cuFuncGetAttribute(&local, cu::kFuncLocalSizeBytes, c->kernel_);
+  for (auto [value, attribute] :
+       {std::pair<int *, int>{&maxThreads, cu::kFuncMaxThreadsPerBlock},
+        {&regs, cu::kFuncNumRegs},
+        {&local, cu::kFuncLocalSizeBytes}})
+    if (cu::Result r = d->cuFuncGetAttribute(value, attribute, c->kernel_);
+        r != cu::kSuccess)
+      return d->fail(what + ": kernel '" + kernel + "'", "cuFuncGetAttribute",
+                     r);
   cu::Device device = 0;
   if (cu::Result r = d->cuDeviceGet(&device, options.device); r != cu::kSuccess)
     return d->fail(what, "cuDeviceGet", r);

@@ -70,8 +70,9 @@ public:
 
   Status function(const std::string &name, cu::Function *function) const;
   /// Names of the module's kernels (empty where the driver cannot list
-  /// them, before CUDA 12.4).
-  std::vector<std::string> functionNames() const;
+  /// them, before CUDA 12.4, or a call to list them failed: `why`, when
+  /// given, says which).
+  std::vector<std::string> functionNames(std::string *why = nullptr) const;
   /// The kernel collc generated for plan collective `index`: the one whose
   /// name starts with "<prefix>_k<index>_" (CudaEmitter.h's naming).
   Status findPlanKernel(size_t index, const std::string &prefix,

@@ -28,7 +28,22 @@
 //
 // Settings (environment): COLLC_FAKE_CUDA_DEVICES (default 1; 0: cuInit
 // finds none), COLLC_FAKE_CUDA_SMS (default 132), COLLC_FAKE_CUDA_P2P
-// (default 1; 0: no device can access another's memory).
+// (default 1; 0: no device can access another's memory),
+// COLLC_FAKE_CUDA_MEMORY (bytes of memory per device, default 8 GiB).
+//
+// Faults, for tests of the error paths: COLLC_FAKE_CUDA_FAIL=NAME[:N] makes
+// the Nth call (default the first) of entry point NAME fail with
+// CUDA_ERROR_UNKNOWN; COLLC_FAKE_CUDA_FAULT=N makes the Nth plan kernel to
+// run (a graph's replays count) fault (its blocks do not run) and the
+// context fail:
+// every later call returns CUDA_ERROR_ILLEGAL_ADDRESS, as after a real
+// fault. Both only in the process whose COLLC_RANK is
+// COLLC_FAKE_CUDA_FAULT_RANK, where that is set. COLLC_FAKE_CUDA_TRACE=1
+// names each entry point on stderr at its first call.
+//
+// Like the driver, cuMemFree first waits until every stream of the process
+// has run all it holds (an implicit synchronization): freeing memory under
+// a kernel that waits for a peer hangs here as it would on a GPU.
 //
 //===----------------------------------------------------------------------===//
 #include "collrt/device/Channel.h"
@@ -76,8 +91,10 @@ constexpr Result kPeerAccessAlreadyEnabled = 704;
 constexpr Result kHostMemoryAlreadyRegistered = 712;
 constexpr Result kHostMemoryNotRegistered = 713;
 constexpr Result kLaunchFailed = 719;
+constexpr Result kIllegalAddress = 700;
 constexpr Result kNotSupported = 801;
 constexpr Result kStreamCaptureUnsupported = 900;
+constexpr Result kUnknown = 999;
 
 struct ErrorText {
   Result code;
@@ -111,6 +128,11 @@ const ErrorText kErrors[] = {
      "operation not supported (collc's fake CUDA driver does not model it)"},
     {kStreamCaptureUnsupported, "CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED",
      "operation not permitted when stream is capturing"},
+    {kIllegalAddress, "CUDA_ERROR_ILLEGAL_ADDRESS",
+     "an illegal memory access was encountered (injected by "
+     "COLLC_FAKE_CUDA_FAULT)"},
+    {kUnknown, "CUDA_ERROR_UNKNOWN",
+     "unknown error (injected by COLLC_FAKE_CUDA_FAIL)"},
 };
 
 int envInt(const char *name, int fallback) {
@@ -136,7 +158,12 @@ struct Driver {
   Context contexts[kMaxDevices];
   /// Device allocations of this process (memfd, so that other processes
   /// can map them through an IPC handle): base -> (bytes, fd).
-  std::map<DevicePtr, std::pair<size_t, int>> allocations;
+  struct Allocation {
+    size_t bytes;
+    int fd;
+    int device;
+  };
+  std::map<DevicePtr, Allocation> allocations;
   /// Other processes' allocations mapped here: base -> bytes.
   std::map<DevicePtr, size_t> opened;
   /// Host memory the device may address: base -> (bytes, allocated here).
@@ -144,6 +171,12 @@ struct Driver {
   /// A block's thread could not start: every later synchronizing call
   /// fails, as after a real launch failure.
   std::atomic<Result> sticky{kSuccess};
+  /// Bytes allocated on each device.
+  size_t used[kMaxDevices] = {};
+  /// Calls so far by entry point (faults), names traced.
+  std::map<std::string, long> calls;
+  /// Plan kernels run so far (graph replays too).
+  long launches = 0;
 };
 
 Driver &driver() {
@@ -152,6 +185,44 @@ Driver &driver() {
 }
 
 thread_local Context *currentContext = nullptr;
+
+/// Whether faults apply to this process (COLLC_FAKE_CUDA_FAULT_RANK).
+bool faultsHere() {
+  const char *rank = std::getenv("COLLC_FAKE_CUDA_FAULT_RANK");
+  if (!rank || !*rank)
+    return true;
+  const char *mine = std::getenv("COLLC_RANK");
+  return mine && std::string(mine) == rank;
+}
+
+/// Each entry point's first step: the trace, a context failed by a fault,
+/// an injected failure (COLLC_FAKE_CUDA_FAIL).
+Result enter(const char *name) {
+  Driver &d = driver();
+  if (Result r = d.sticky; r == kIllegalAddress)
+    return r;
+  long call;
+  {
+    std::lock_guard<std::mutex> lock(d.mutex);
+    call = ++d.calls[name];
+  }
+  if (call == 1 && envInt("COLLC_FAKE_CUDA_TRACE", 0))
+    std::fprintf(stderr, "collc fake CUDA driver: %s\n", name);
+  const char *fail = std::getenv("COLLC_FAKE_CUDA_FAIL");
+  if (!fail || !*fail || !faultsHere())
+    return kSuccess;
+  std::string which = fail;
+  long nth = 1;
+  if (size_t colon = which.find(':'); colon != std::string::npos) {
+    nth = std::atol(which.c_str() + colon + 1);
+    which.resize(colon);
+  }
+  return which == name && call == nth ? kUnknown : kSuccess;
+}
+
+#define FAKE_ENTRY(name)                                                       \
+  if (Result entered_ = enter(name); entered_ != kSuccess)                     \
+  return entered_
 
 bool within(const std::map<DevicePtr, size_t> &m, DevicePtr p, size_t bytes) {
   auto it = m.upper_bound(p);
@@ -168,7 +239,7 @@ bool addressable(DevicePtr p, size_t bytes) {
   std::lock_guard<std::mutex> lock(d.mutex);
   std::map<DevicePtr, size_t> all(d.opened);
   for (const auto &[base, a] : d.allocations)
-    all[base] = a.first;
+    all[base] = a.bytes;
   for (const auto &[base, h] : d.host)
     all[DevicePtr(base)] = h.first;
   return within(all, p, bytes);
@@ -190,6 +261,17 @@ struct Graph {
   std::vector<Operation> operations;
 };
 
+struct Stream;
+/// Every stream of the process (cuMemFree synchronizes them all).
+std::mutex &streamsMutex() {
+  static std::mutex *m = new std::mutex;
+  return *m;
+}
+std::set<Stream *> &streams() {
+  static std::set<Stream *> *s = new std::set<Stream *>;
+  return *s;
+}
+
 /// Operations a stream holds before launching blocks (the driver's queue
 /// is of this order).
 constexpr size_t kQueueDepth = 1024;
@@ -203,6 +285,10 @@ struct Stream {
   std::thread worker;
 
   Stream() {
+    {
+      std::lock_guard<std::mutex> lock(streamsMutex());
+      streams().insert(this);
+    }
     worker = std::thread([this] {
       std::unique_lock<std::mutex> lock(mutex);
       for (;;) {
@@ -221,6 +307,10 @@ struct Stream {
     });
   }
   ~Stream() {
+    {
+      std::lock_guard<std::mutex> lock(streamsMutex());
+      streams().erase(this);
+    }
     {
       std::lock_guard<std::mutex> lock(mutex);
       stopping = true;
@@ -251,6 +341,18 @@ struct Stream {
 Stream *streamOf(void *s) {
   static Stream *null = new Stream; // never destroyed
   return s ? static_cast<Stream *>(s) : null;
+}
+
+/// Waits until every stream of the process ran all it holds (streams are
+/// not destroyed while a call of the process still uses them).
+void synchronizeAll() {
+  std::vector<Stream *> all;
+  {
+    std::lock_guard<std::mutex> lock(streamsMutex());
+    all.assign(streams().begin(), streams().end());
+  }
+  for (Stream *s : all)
+    s->synchronize();
 }
 
 struct Event {
@@ -383,6 +485,7 @@ const char kIpcMagic[8] = {'c', 'o', 'l', 'l', 'c', 'I', 'P', 'C'};
 extern "C" {
 
 Result cuInit(unsigned flags) {
+  FAKE_ENTRY("cuInit");
   if (flags != 0)
     return kInvalidValue;
   Driver &d = driver();
@@ -396,6 +499,7 @@ Result cuInit(unsigned flags) {
 }
 
 Result cuDriverGetVersion(int *version) {
+  FAKE_ENTRY("cuDriverGetVersion");
   if (!version)
     return kInvalidValue;
   *version = 13000;
@@ -423,6 +527,7 @@ Result cuGetErrorString(Result error, const char **text) {
 }
 
 Result cuDeviceGetCount(int *count) {
+  FAKE_ENTRY("cuDeviceGetCount");
   if (!driver().initialized)
     return kNotInitialized;
   *count = driver().devices;
@@ -430,6 +535,7 @@ Result cuDeviceGetCount(int *count) {
 }
 
 Result cuDeviceGet(int *device, int ordinal) {
+  FAKE_ENTRY("cuDeviceGet");
   if (!driver().initialized)
     return kNotInitialized;
   if (ordinal < 0 || ordinal >= driver().devices)
@@ -439,6 +545,7 @@ Result cuDeviceGet(int *device, int ordinal) {
 }
 
 Result cuDeviceGetName(char *name, int length, int device) {
+  FAKE_ENTRY("cuDeviceGetName");
   if (device < 0 || device >= driver().devices)
     return kInvalidDevice;
   std::snprintf(name, size_t(length),
@@ -447,6 +554,7 @@ Result cuDeviceGetName(char *name, int length, int device) {
 }
 
 Result cuDeviceGetAttribute(int *value, int attribute, int device) {
+  FAKE_ENTRY("cuDeviceGetAttribute");
   if (device < 0 || device >= driver().devices)
     return kInvalidDevice;
   switch (attribute) {
@@ -472,6 +580,7 @@ Result cuDeviceGetAttribute(int *value, int attribute, int device) {
 }
 
 Result cuDevicePrimaryCtxRetain(void **context, int device) {
+  FAKE_ENTRY("cuDevicePrimaryCtxRetain");
   if (!driver().initialized)
     return kNotInitialized;
   if (device < 0 || device >= driver().devices)
@@ -481,11 +590,13 @@ Result cuDevicePrimaryCtxRetain(void **context, int device) {
 }
 
 Result cuCtxSetCurrent(void *context) {
+  FAKE_ENTRY("cuCtxSetCurrent");
   currentContext = static_cast<Context *>(context);
   return kSuccess;
 }
 
 Result cuDeviceCanAccessPeer(int *can, int device, int peer) {
+  FAKE_ENTRY("cuDeviceCanAccessPeer");
   int n = driver().devices;
   if (device < 0 || device >= n || peer < 0 || peer >= n)
     return kInvalidDevice;
@@ -494,6 +605,7 @@ Result cuDeviceCanAccessPeer(int *can, int device, int peer) {
 }
 
 Result cuCtxEnablePeerAccess(void *peerContext, unsigned flags) {
+  FAKE_ENTRY("cuCtxEnablePeerAccess");
   if (Result r = needContext(); r != kSuccess)
     return r;
   auto *peer = static_cast<Context *>(peerContext);
@@ -512,6 +624,7 @@ Result cuCtxEnablePeerAccess(void *peerContext, unsigned flags) {
 //===--- Modules ----------------------------------------------------------===//
 
 Result cuModuleLoadData(void **module, const void *image) {
+  FAKE_ENTRY("cuModuleLoadData");
   if (Result r = needContext(); r != kSuccess)
     return r;
   const auto *bytes = static_cast<const unsigned char *>(image);
@@ -550,6 +663,7 @@ Result cuModuleLoadData(void **module, const void *image) {
 }
 
 Result cuModuleUnload(void *module) {
+  FAKE_ENTRY("cuModuleUnload");
   auto *m = static_cast<Module *>(module);
   if (!m)
     return kInvalidHandle;
@@ -562,6 +676,7 @@ Result cuModuleUnload(void *module) {
 }
 
 Result cuModuleGetFunction(void **function, void *module, const char *name) {
+  FAKE_ENTRY("cuModuleGetFunction");
   auto *m = static_cast<Module *>(module);
   if (!m || !name)
     return kInvalidValue;
@@ -574,6 +689,7 @@ Result cuModuleGetFunction(void **function, void *module, const char *name) {
 }
 
 Result cuModuleGetFunctionCount(unsigned *count, void *module) {
+  FAKE_ENTRY("cuModuleGetFunctionCount");
   auto *m = static_cast<Module *>(module);
   if (!m)
     return kInvalidValue;
@@ -583,6 +699,7 @@ Result cuModuleGetFunctionCount(unsigned *count, void *module) {
 
 Result cuModuleEnumerateFunctions(void **functions, unsigned count,
                                   void *module) {
+  FAKE_ENTRY("cuModuleEnumerateFunctions");
   auto *m = static_cast<Module *>(module);
   if (!m || count != m->functions.size())
     return kInvalidValue;
@@ -592,6 +709,7 @@ Result cuModuleEnumerateFunctions(void **functions, unsigned count,
 }
 
 Result cuFuncGetName(const char **name, void *function) {
+  FAKE_ENTRY("cuFuncGetName");
   auto *f = static_cast<Function *>(function);
   if (!f)
     return kInvalidValue;
@@ -600,6 +718,7 @@ Result cuFuncGetName(const char **name, void *function) {
 }
 
 Result cuFuncGetAttribute(int *value, int attribute, void *function) {
+  FAKE_ENTRY("cuFuncGetAttribute");
   auto *f = static_cast<Function *>(function);
   if (!f)
     return kInvalidHandle;
@@ -620,6 +739,7 @@ Result cuFuncGetAttribute(int *value, int attribute, void *function) {
 
 Result cuOccupancyMaxActiveBlocksPerMultiprocessor(int *blocks, void *function,
                                                    int threads, size_t) {
+  FAKE_ENTRY("cuOccupancyMaxActiveBlocksPerMultiprocessor");
   auto *f = static_cast<Function *>(function);
   if (!f || threads <= 0 || threads > f->maxThreads)
     return kInvalidValue;
@@ -630,40 +750,56 @@ Result cuOccupancyMaxActiveBlocksPerMultiprocessor(int *blocks, void *function,
 //===--- Memory -----------------------------------------------------------===//
 
 Result cuMemAlloc_v2(DevicePtr *ptr, size_t bytes) {
+  FAKE_ENTRY("cuMemAlloc_v2");
   if (Result r = needContext(); r != kSuccess)
     return r;
   if (bytes == 0)
     return kInvalidValue;
+  {
+    std::lock_guard<std::mutex> lock(driver().mutex);
+    size_t &used = driver().used[currentContext->device];
+    size_t capacity =
+        size_t(std::strtoull(std::getenv("COLLC_FAKE_CUDA_MEMORY")
+                                 ? std::getenv("COLLC_FAKE_CUDA_MEMORY")
+                                 : "8589934592",
+                             nullptr, 10));
+    if (bytes > capacity || used > capacity - bytes)
+      return kOutOfMemory;
+    used += bytes;
+  }
   int fd = memfd_create("collc-fake-cuda-memory", MFD_CLOEXEC);
-  if (fd < 0)
-    return kOutOfMemory;
-  if (ftruncate(fd, off_t(bytes)) != 0) {
-    close(fd);
-    return kOutOfMemory;
-  }
-  void *p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-  if (p == MAP_FAILED) {
-    close(fd);
-    return kOutOfMemory;
-  }
+  void *p = MAP_FAILED;
+  if (fd >= 0 && ftruncate(fd, off_t(bytes)) == 0)
+    p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
   std::lock_guard<std::mutex> lock(driver().mutex);
-  driver().allocations[DevicePtr(uintptr_t(p))] = {bytes, fd};
+  if (p == MAP_FAILED) {
+    if (fd >= 0)
+      close(fd);
+    driver().used[currentContext->device] -= bytes;
+    return kOutOfMemory;
+  }
+  driver().allocations[DevicePtr(uintptr_t(p))] = {bytes, fd,
+                                                   currentContext->device};
   *ptr = DevicePtr(uintptr_t(p));
   return kSuccess;
 }
 
 Result cuMemFree_v2(DevicePtr ptr) {
+  FAKE_ENTRY("cuMemFree_v2");
+  synchronizeAll(); // the driver's implicit synchronization
   std::lock_guard<std::mutex> lock(driver().mutex);
   auto it = driver().allocations.find(ptr);
   if (it == driver().allocations.end())
     return kInvalidValue;
-  munmap(reinterpret_cast<void *>(uintptr_t(ptr)), it->second.first);
-  close(it->second.second);
+  munmap(reinterpret_cast<void *>(uintptr_t(ptr)), it->second.bytes);
+  close(it->second.fd);
+  driver().used[it->second.device] -= it->second.bytes;
   driver().allocations.erase(it);
   return kSuccess;
 }
 
 Result cuMemHostAlloc(void **ptr, size_t bytes, unsigned) {
+  FAKE_ENTRY("cuMemHostAlloc");
   if (Result r = needContext(); r != kSuccess)
     return r;
   if (bytes == 0)
@@ -679,6 +815,7 @@ Result cuMemHostAlloc(void **ptr, size_t bytes, unsigned) {
 }
 
 Result cuMemFreeHost(void *ptr) {
+  FAKE_ENTRY("cuMemFreeHost");
   std::lock_guard<std::mutex> lock(driver().mutex);
   auto it = driver().host.find(uintptr_t(ptr));
   if (it == driver().host.end() || !it->second.second)
@@ -689,6 +826,7 @@ Result cuMemFreeHost(void *ptr) {
 }
 
 Result cuMemHostRegister_v2(void *ptr, size_t bytes, unsigned) {
+  FAKE_ENTRY("cuMemHostRegister_v2");
   if (Result r = needContext(); r != kSuccess)
     return r;
   if (!ptr || bytes == 0)
@@ -703,6 +841,7 @@ Result cuMemHostRegister_v2(void *ptr, size_t bytes, unsigned) {
 }
 
 Result cuMemHostUnregister(void *ptr) {
+  FAKE_ENTRY("cuMemHostUnregister");
   std::lock_guard<std::mutex> lock(driver().mutex);
   auto it = driver().host.find(uintptr_t(ptr));
   if (it == driver().host.end() || it->second.second)
@@ -713,6 +852,7 @@ Result cuMemHostUnregister(void *ptr) {
 
 Result cuMemHostGetDevicePointer_v2(DevicePtr *device, void *ptr,
                                     unsigned flags) {
+  FAKE_ENTRY("cuMemHostGetDevicePointer_v2");
   if (Result r = needContext(); r != kSuccess)
     return r;
   if (flags != 0 || !addressable(DevicePtr(uintptr_t(ptr)), 1))
@@ -721,9 +861,13 @@ Result cuMemHostGetDevicePointer_v2(DevicePtr *device, void *ptr,
   return kSuccess;
 }
 
-Result cuFlushGPUDirectRDMAWrites(int, int) { return needContext(); }
+Result cuFlushGPUDirectRDMAWrites(int, int) {
+  FAKE_ENTRY("cuFlushGPUDirectRDMAWrites");
+  return needContext();
+}
 
 Result cuMemcpyHtoD_v2(DevicePtr dst, const void *src, size_t bytes) {
+  FAKE_ENTRY("cuMemcpyHtoD_v2");
   if (Result r = needContext(); r != kSuccess)
     return r;
   if (bytes && !addressable(dst, bytes))
@@ -733,6 +877,7 @@ Result cuMemcpyHtoD_v2(DevicePtr dst, const void *src, size_t bytes) {
 }
 
 Result cuMemcpyDtoH_v2(void *dst, DevicePtr src, size_t bytes) {
+  FAKE_ENTRY("cuMemcpyDtoH_v2");
   if (Result r = needContext(); r != kSuccess)
     return r;
   if (bytes && !addressable(src, bytes))
@@ -742,6 +887,7 @@ Result cuMemcpyDtoH_v2(void *dst, DevicePtr src, size_t bytes) {
 }
 
 Result cuMemsetD8_v2(DevicePtr dst, unsigned char value, size_t bytes) {
+  FAKE_ENTRY("cuMemsetD8_v2");
   if (Result r = needContext(); r != kSuccess)
     return r;
   if (bytes && !addressable(dst, bytes))
@@ -752,6 +898,7 @@ Result cuMemsetD8_v2(DevicePtr dst, unsigned char value, size_t bytes) {
 
 Result cuMemcpyDtoDAsync_v2(DevicePtr dst, DevicePtr src, size_t bytes,
                             void *stream) {
+  FAKE_ENTRY("cuMemcpyDtoDAsync_v2");
   if (Result r = needContext(); r != kSuccess)
     return r;
   if (bytes && (!addressable(dst, bytes) || !addressable(src, bytes)))
@@ -766,6 +913,7 @@ Result cuMemcpyDtoDAsync_v2(DevicePtr dst, DevicePtr src, size_t bytes,
 //===--- IPC --------------------------------------------------------------===//
 
 Result cuIpcGetMemHandle(IpcHandle *handle, DevicePtr ptr) {
+  FAKE_ENTRY("cuIpcGetMemHandle");
   if (Result r = needContext(); r != kSuccess)
     return r;
   std::lock_guard<std::mutex> lock(driver().mutex);
@@ -775,12 +923,13 @@ Result cuIpcGetMemHandle(IpcHandle *handle, DevicePtr ptr) {
   std::memset(handle, 0, sizeof *handle);
   std::memcpy(handle->magic, kIpcMagic, sizeof kIpcMagic);
   handle->process = int32_t(getpid());
-  handle->fd = it->second.second;
-  handle->bytes = it->second.first;
+  handle->fd = it->second.fd;
+  handle->bytes = it->second.bytes;
   return kSuccess;
 }
 
 Result cuIpcOpenMemHandle_v2(DevicePtr *ptr, IpcHandle handle, unsigned) {
+  FAKE_ENTRY("cuIpcOpenMemHandle_v2");
   if (Result r = needContext(); r != kSuccess)
     return r;
   if (std::memcmp(handle.magic, kIpcMagic, sizeof kIpcMagic) != 0)
@@ -804,6 +953,7 @@ Result cuIpcOpenMemHandle_v2(DevicePtr *ptr, IpcHandle handle, unsigned) {
 }
 
 Result cuIpcCloseMemHandle(DevicePtr ptr) {
+  FAKE_ENTRY("cuIpcCloseMemHandle");
   std::lock_guard<std::mutex> lock(driver().mutex);
   auto it = driver().opened.find(ptr);
   if (it == driver().opened.end())
@@ -818,6 +968,7 @@ Result cuIpcCloseMemHandle(DevicePtr ptr) {
 Result cuLaunchKernel(void *function, unsigned gx, unsigned gy, unsigned gz,
                       unsigned bx, unsigned by, unsigned bz, unsigned shared,
                       void *stream, void **params, void **extra) {
+  FAKE_ENTRY("cuLaunchKernel");
   if (Result r = needContext(); r != kSuccess)
     return r;
   auto *f = static_cast<Function *>(function);
@@ -840,6 +991,17 @@ Result cuLaunchKernel(void *function, unsigned gx, unsigned gy, unsigned gz,
   std::memcpy(&args, params[0], sizeof args);
   PlanKernel kernel = f->plan;
   streamOf(stream)->push([kernel, args, gx] {
+    Driver &d = driver();
+    long run;
+    {
+      std::lock_guard<std::mutex> lock(d.mutex);
+      run = ++d.launches;
+    }
+    bool fault = faultsHere() && envInt("COLLC_FAKE_CUDA_FAULT", 0) == run;
+    if (fault || d.sticky == kIllegalAddress) {
+      d.sticky = kIllegalAddress; // the context fails; no block runs
+      return;
+    }
     std::vector<std::thread> blocks;
     for (unsigned b = 0; b < gx; ++b) {
       try {
@@ -866,6 +1028,7 @@ Result cuLaunchKernel(void *function, unsigned gx, unsigned gy, unsigned gz,
 }
 
 Result cuStreamCreate(void **stream, unsigned) {
+  FAKE_ENTRY("cuStreamCreate");
   if (Result r = needContext(); r != kSuccess)
     return r;
   *stream = new Stream;
@@ -873,6 +1036,7 @@ Result cuStreamCreate(void **stream, unsigned) {
 }
 
 Result cuStreamDestroy_v2(void *stream) {
+  FAKE_ENTRY("cuStreamDestroy_v2");
   if (!stream)
     return kInvalidHandle;
   delete static_cast<Stream *>(stream);
@@ -880,11 +1044,13 @@ Result cuStreamDestroy_v2(void *stream) {
 }
 
 Result cuStreamSynchronize(void *stream) {
+  FAKE_ENTRY("cuStreamSynchronize");
   streamOf(stream)->synchronize();
   return driver().sticky;
 }
 
 Result cuEventCreate(void **event, unsigned) {
+  FAKE_ENTRY("cuEventCreate");
   if (Result r = needContext(); r != kSuccess)
     return r;
   *event = new Event;
@@ -892,6 +1058,7 @@ Result cuEventCreate(void **event, unsigned) {
 }
 
 Result cuEventDestroy_v2(void *event) {
+  FAKE_ENTRY("cuEventDestroy_v2");
   if (!event)
     return kInvalidHandle;
   delete static_cast<Event *>(event);
@@ -899,6 +1066,7 @@ Result cuEventDestroy_v2(void *event) {
 }
 
 Result cuEventRecord(void *event, void *stream) {
+  FAKE_ENTRY("cuEventRecord");
   auto *e = static_cast<Event *>(event);
   if (!e)
     return kInvalidHandle;
@@ -917,6 +1085,7 @@ Result cuEventRecord(void *event, void *stream) {
 }
 
 Result cuEventQuery(void *event) {
+  FAKE_ENTRY("cuEventQuery");
   auto *e = static_cast<Event *>(event);
   if (!e)
     return kInvalidHandle;
@@ -927,6 +1096,7 @@ Result cuEventQuery(void *event) {
 }
 
 Result cuEventSynchronize(void *event) {
+  FAKE_ENTRY("cuEventSynchronize");
   auto *e = static_cast<Event *>(event);
   if (!e)
     return kInvalidHandle;
@@ -936,6 +1106,7 @@ Result cuEventSynchronize(void *event) {
 }
 
 Result cuEventElapsedTime_v2(float *ms, void *start, void *end) {
+  FAKE_ENTRY("cuEventElapsedTime_v2");
   auto *a = static_cast<Event *>(start), *b = static_cast<Event *>(end);
   if (!a || !b)
     return kInvalidHandle;
@@ -950,6 +1121,7 @@ Result cuEventElapsedTime_v2(float *ms, void *start, void *end) {
 }
 
 Result cuStreamBeginCapture_v2(void *stream, int) {
+  FAKE_ENTRY("cuStreamBeginCapture_v2");
   if (!stream)
     return kStreamCaptureUnsupported;
   auto *s = static_cast<Stream *>(stream);
@@ -961,6 +1133,7 @@ Result cuStreamBeginCapture_v2(void *stream, int) {
 }
 
 Result cuStreamEndCapture(void *stream, Graph **graph) {
+  FAKE_ENTRY("cuStreamEndCapture");
   if (!stream)
     return kInvalidValue;
   auto *s = static_cast<Stream *>(stream);
@@ -974,6 +1147,7 @@ Result cuStreamEndCapture(void *stream, Graph **graph) {
 
 Result cuGraphInstantiateWithFlags(Graph **exec, Graph *graph,
                                    unsigned long long) {
+  FAKE_ENTRY("cuGraphInstantiateWithFlags");
   if (!graph)
     return kInvalidValue;
   *exec = new Graph(*graph);
@@ -981,6 +1155,7 @@ Result cuGraphInstantiateWithFlags(Graph **exec, Graph *graph,
 }
 
 Result cuGraphLaunch(Graph *exec, void *stream) {
+  FAKE_ENTRY("cuGraphLaunch");
   if (!exec)
     return kInvalidValue;
   for (const Operation &op : exec->operations)
@@ -989,11 +1164,13 @@ Result cuGraphLaunch(Graph *exec, void *stream) {
 }
 
 Result cuGraphExecDestroy(Graph *exec) {
+  FAKE_ENTRY("cuGraphExecDestroy");
   delete exec;
   return kSuccess;
 }
 
 Result cuGraphDestroy(Graph *graph) {
+  FAKE_ENTRY("cuGraphDestroy");
   delete graph;
   return kSuccess;
 }

@@ -4,6 +4,7 @@
 #include "collrt/collrt.h"
 
 #include <cstdio>
+#include <utility>
 
 namespace collcgpu {
 
@@ -17,12 +18,21 @@ Status describeGpu(int device, std::string *description) {
   cu::Device handle = 0;
   char name[256] = "?";
   int sms = 0, major = 0, minor = 0, version = 0;
-  d->cuDeviceGet(&handle, device);
-  d->cuDeviceGetName(name, sizeof name, handle);
-  d->cuDeviceGetAttribute(&sms, cu::kAttrMultiprocessorCount, handle);
-  d->cuDeviceGetAttribute(&major, cu::kAttrComputeCapabilityMajor, handle);
-  d->cuDeviceGetAttribute(&minor, cu::kAttrComputeCapabilityMinor, handle);
-  d->cuDriverGetVersion(&version);
+  std::string what = "GPU " + std::to_string(device);
+  if (cu::Result r = d->cuDeviceGet(&handle, device); r != cu::kSuccess)
+    return d->fail(what, "cuDeviceGet", r);
+  if (cu::Result r = d->cuDeviceGetName(name, sizeof name, handle);
+      r != cu::kSuccess)
+    return d->fail(what, "cuDeviceGetName", r);
+  for (auto [value, attribute] :
+       {std::pair<int *, int>{&sms, cu::kAttrMultiprocessorCount},
+        {&major, cu::kAttrComputeCapabilityMajor},
+        {&minor, cu::kAttrComputeCapabilityMinor}})
+    if (cu::Result r = d->cuDeviceGetAttribute(value, attribute, handle);
+        r != cu::kSuccess)
+      return d->fail(what, "cuDeviceGetAttribute", r);
+  if (cu::Result r = d->cuDriverGetVersion(&version); r != cu::kSuccess)
+    return d->fail(what, "cuDriverGetVersion", r);
   *description = std::string(name) + ", " + std::to_string(sms) + " SMs, sm_" +
                  std::to_string(major) + std::to_string(minor) + ", driver " +
                  std::to_string(version);
