@@ -1285,13 +1285,15 @@ Status runLaunches(const PlanCollective &collective,
       cu::DevicePtr pin = 0, pout = 0;
       if (cu::Result res = d.cuMemAlloc(&pin, size_t(in) * e + 16);
           res != cu::kSuccess)
-        return d.fail(whose + "input on " + c.launchName(), "cuMemAlloc", res,
-                      ErrorCode::SystemError);
+        return d.fail(whose + "input (" + std::to_string(size_t(in) * e) +
+                          " bytes) on " + c.launchName(),
+                      "cuMemAlloc", res, ErrorCode::SystemError);
       b.inputs[size_t(r)] = pin;
       if (cu::Result res = d.cuMemAlloc(&pout, size_t(out) * e + 16);
           res != cu::kSuccess)
-        return d.fail(whose + "output on " + c.launchName(), "cuMemAlloc", res,
-                      ErrorCode::SystemError);
+        return d.fail(whose + "output (" + std::to_string(size_t(out) * e) +
+                          " bytes) on " + c.launchName(),
+                      "cuMemAlloc", res, ErrorCode::SystemError);
       b.outputs[size_t(r)] = pout;
       std::vector<uint64_t> host(size_t(std::max(in, out)) * e / 8 + 1);
       if (in) {
