@@ -187,8 +187,10 @@ private:
     if (value.contains("buffers")) {
       if (!text(value, path, "buffers", &entry->buffers))
         return false;
-      if (entry->buffers != "malloc" && entry->buffers != "host")
-        return fail(path + ".buffers", "must be \"malloc\" or \"host\"");
+      if (entry->buffers != "malloc" && entry->buffers != "host" &&
+          entry->buffers != "device")
+        return fail(path + ".buffers",
+                    "must be \"malloc\", \"host\" or \"device\"");
     }
     if (!integer(value, path, "rounds", 1, 1000000, &n))
       return false;

@@ -380,7 +380,6 @@ struct Function {
 
 struct Module {
   void *library = nullptr;
-  int fd = -1;
   std::vector<std::unique_ptr<Function>> functions;
 };
 
@@ -634,16 +633,28 @@ Result cuModuleLoadData(void **module, const void *image) {
   if (magic == kFatbinMagic) {
     m->functions = runtimeKernels();
   } else if (size_t size = elfSize(bytes)) {
-    m->fd = memfd_create("collc-fake-cuda-module", MFD_CLOEXEC);
-    if (m->fd < 0 || write(m->fd, bytes, size) != ssize_t(size))
-      return kOutOfMemory;
-    std::string path = "/proc/self/fd/" + std::to_string(m->fd);
-    m->library = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+    // A path of its own for every load: the dynamic loader takes a path it
+    // has loaded before for that library, and a kernel object stays loaded
+    // after dlclose (its inline thread_local makes it NODELETE).
+    static std::atomic<long> loads{0};
+    const char *tmp = std::getenv("TMPDIR");
+    std::string path = std::string(tmp && *tmp ? tmp : "/tmp") +
+                       "/collc-fake-cuda-" + std::to_string(getpid()) + "-" +
+                       std::to_string(++loads) + ".so";
+    int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    bool written = fd >= 0 && write(fd, bytes, size) == ssize_t(size);
+    if (fd >= 0)
+      close(fd);
+    if (written)
+      m->library = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+    const char *why =
+        written ? (m->library ? nullptr : dlerror()) : std::strerror(errno);
+    unlink(path.c_str());
     if (!m->library) {
-      std::fprintf(stderr, "collc fake CUDA driver: dlopen of a module: %s\n",
-                   dlerror());
-      close(m->fd);
-      return kInvalidImage;
+      std::fprintf(stderr,
+                   "collc fake CUDA driver: loading a module (%s): %s\n",
+                   path.c_str(), why ? why : "?");
+      return written ? kInvalidImage : kOutOfMemory;
     }
     for (const std::string &name : exportedFunctions(bytes)) {
       void *symbol = dlsym(m->library, name.c_str());
@@ -669,8 +680,6 @@ Result cuModuleUnload(void *module) {
     return kInvalidHandle;
   if (m->library)
     dlclose(m->library);
-  if (m->fd >= 0)
-    close(m->fd);
   delete m;
   return kSuccess;
 }

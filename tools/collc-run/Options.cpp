@@ -204,7 +204,9 @@ and prints a row per size as nccl-tests does (docs/collc-run.md).
                         and, between hosts, the network of --transport tcp
                         or ib (moved by a proxy thread per process)
   --kernels FILE        cuda: the fatbin, cubin or PTX that collc
-                        --emit=fatbin wrote for the same program (required)
+                        --emit=fatbin wrote for the same program (required;
+                        with --tuning a comma-separated list, one per
+                        candidate plan, in the same order)
   --devices LIST        cuda with --ranks: the CUDA devices of this process,
                         e.g. 0,1 (rank r on devices[r % count], one launch
                         per entry, peer access between them; an entry may
@@ -224,7 +226,8 @@ and prints a row per size as nccl-tests does (docs/collc-run.md).
                         rounds run every plan in turn; the candidates,
                         fastest first, go into FILE (added to what it
                         holds), which collc --tuning FILE applies
-                        (docs/tuning.md)
+                        (docs/tuning.md); with --backend cuda one rank per
+                        process, as a plain cuda run without --ranks
   --tuning-rounds R     rounds per size with --tuning; each candidate's best
                         round counts (default 3)
   --help                this text
@@ -460,16 +463,35 @@ bool parseOptions(int argc, char **argv, Options *o, std::string *error) {
   if (!o->tunePath.empty()) {
     // What tuning does not do is refused rather than ignored.
     for (const auto &[option, given] :
-         {std::make_pair("--backend cuda", o->backend == "cuda"),
-          std::make_pair("--trace", !o->tracePath.empty()),
+         {std::make_pair("--trace", !o->tracePath.empty()),
           std::make_pair("--counts", o->countsGiven)})
       if (given) {
         *error = std::string(option) +
-                 " does not go with --tuning, which measures plans on the CPU "
-                 "executor at every size of --bytes (all_to_all_v, whose "
-                 "time depends on its counts, is not tuned)";
+                 " does not go with --tuning, which measures plans at every "
+                 "size of --bytes (all_to_all_v, whose time depends on its "
+                 "counts, is not tuned)";
         return false;
       }
+    if (o->backend == "cuda" && o->ranks > 0) {
+      *error = "--backend cuda --tuning measures the candidates as they are "
+               "deployed, one rank per process on its GPU under a launcher "
+               "(mpirun, torchrun, Slurm): drop --ranks (N ranks sharing one "
+               "GPU are not tuned)";
+      return false;
+    }
+    if (o->backend == "cuda") {
+      size_t files = 1, plans = 1 + o->morePlans.size();
+      for (char c : o->kernelsPath)
+        files += c == ',';
+      if (!o->kernelsPath.empty() && files != plans) {
+        *error = "--backend cuda --tuning: --kernels names " +
+                 std::to_string(files) + " kernel file(s) for " +
+                 std::to_string(plans) +
+                 " candidate plans: one per plan, comma-separated, in the "
+                 "plans' order (collc --emit=fatbin with each plan's options)";
+        return false;
+      }
+    }
   }
   if (o->planPath.empty()) {
     *error = "no plan given: collc-run PLAN.plan.json [options] (write one "

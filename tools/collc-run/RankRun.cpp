@@ -449,6 +449,33 @@ std::string candidateLabel(const collrt::PlanCollective &collective) {
          " k=" + std::to_string(collective.program.chunksPerPart);
 }
 
+void printTuningRows(const RunSetup &setup, const SizeCase &size,
+                     const std::vector<double> &seconds,
+                     const std::vector<int64_t> &wrong) {
+  const size_t candidates = setup.plan->collectives.size();
+  std::vector<size_t> order(candidates);
+  for (size_t c = 0; c < candidates; ++c)
+    order[c] = c;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](size_t a, size_t b) { return seconds[a] < seconds[b]; });
+  for (size_t i = 0; i < candidates; ++i) {
+    const collrt::PlanCollective &collective =
+        setup.plan->collectives[order[i]];
+    const Program &program = collective.program;
+    double time = seconds[order[i]];
+    double algbw = algbwGBps(program, size.bytesPerRank, time);
+    std::string wrongText = setup.options->check
+                                ? std::to_string(wrong[order[i]])
+                                : std::string("N/A");
+    std::fprintf(setup.out, "%12s  %-28s %11.2f %8.3f %8.3f %8s%s\n",
+                 i == 0 ? std::to_string(size.bytesPerRank).c_str() : "",
+                 candidateLabel(collective).c_str(), time * 1e6, algbw,
+                 algbw * busbwFactor(program), wrongText.c_str(),
+                 i == 0 ? "  fastest" : "");
+  }
+  std::fflush(setup.out);
+}
+
 Status tuneRank(const RunSetup &setup, int rounds, collrt::Communicator &comm,
                 ReportExchange &exchange,
                 std::vector<std::vector<double>> *best) {
@@ -476,27 +503,7 @@ Status tuneRank(const RunSetup &setup, int rounds, collrt::Communicator &comm,
       }
     if (comm.rank() != 0)
       continue;
-    std::vector<size_t> order(candidates);
-    for (size_t c = 0; c < candidates; ++c)
-      order[c] = c;
-    std::stable_sort(order.begin(), order.end(),
-                     [&](size_t a, size_t b) { return mine[a] < mine[b]; });
-    for (size_t i = 0; i < candidates; ++i) {
-      const collrt::PlanCollective &collective =
-          setup.plan->collectives[order[i]];
-      const Program &program = collective.program;
-      double seconds = mine[order[i]];
-      double algbw = algbwGBps(program, size.bytesPerRank, seconds);
-      std::string wrongText = setup.options->check
-                                  ? std::to_string(wrong[order[i]])
-                                  : std::string("N/A");
-      std::fprintf(setup.out, "%12s  %-28s %11.2f %8.3f %8.3f %8s%s\n",
-                   i == 0 ? std::to_string(size.bytesPerRank).c_str() : "",
-                   candidateLabel(collective).c_str(), seconds * 1e6, algbw,
-                   algbw * busbwFactor(program), wrongText.c_str(),
-                   i == 0 ? "  fastest" : "");
-    }
-    std::fflush(setup.out);
+    printTuningRows(setup, size, mine, wrong);
     for (int64_t w : wrong)
       totalWrong += w;
   }

@@ -99,6 +99,12 @@ collrt::Status runRank(const RunSetup &setup, collrt::Communicator &comm,
 /// "ring k=8": a candidate of --tuning (its algorithm and chunks per part).
 std::string candidateLabel(const collrt::PlanCollective &collective);
 
+/// One size's rows of --tuning (rank 0): every candidate of setup.plan,
+/// fastest first, with its time per call in seconds and wrong elements.
+void printTuningRows(const RunSetup &setup, const SizeCase &size,
+                     const std::vector<double> &seconds,
+                     const std::vector<int64_t> &wrong);
+
 /// --tuning: every collective of setup.plan is a candidate schedule of the
 /// same collective. For each size, `rounds` rounds each run every candidate
 /// in turn (warm-up and timed iterations, --check if asked) through

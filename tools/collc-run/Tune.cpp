@@ -142,7 +142,14 @@ Status runOrTune(const RunSetup &setup, const TuneSetup *tune,
   Status s = tuneRank(setup, o.tuneRounds, comm, exchange, &best);
   if (!s.ok() || comm.rank() != 0)
     return s;
-  collrt::TuningTable table = tune->table;
+  return saveTuning(setup, *tune, best, comm.transportName(), o.buffers);
+}
+
+Status saveTuning(const RunSetup &setup, const TuneSetup &tune,
+                  const std::vector<std::vector<double>> &best,
+                  const std::string &transport, const std::string &buffers) {
+  const Options &o = *setup.options;
+  collrt::TuningTable table = tune.table;
   const collrt::PlanCollective &first = setup.plan->collectives.front();
   std::string measured = utcNow(), host = collrt::bootstrap::localHostName();
   for (size_t z = 0; z < setup.sizes.size(); ++z) {
@@ -153,16 +160,16 @@ Status runOrTune(const RunSetup &setup, const TuneSetup *tune,
     entry.reduction = first.reduction;
     entry.bytesPerRank = setup.sizes[z].bytesPerRank;
     entry.host = host;
-    entry.transport = comm.transportName();
-    entry.processes = tune->processes;
-    entry.buffers = o.buffers;
+    entry.transport = transport;
+    entry.processes = tune.processes;
+    entry.buffers = buffers;
     entry.measured = measured;
     entry.rounds = o.tuneRounds;
     entry.iters = o.iters;
     for (size_t c = 0; c < setup.plan->collectives.size(); ++c) {
       const collc::sched::Program &p = setup.plan->collectives[c].program;
       entry.candidates.push_back({p.algorithm, p.chunksPerPart,
-                                  tune->fingerprints[c],
+                                  tune.fingerprints[c],
                                   std::max(best[z][c], 1e-12)});
     }
     std::stable_sort(
@@ -172,7 +179,7 @@ Status runOrTune(const RunSetup &setup, const TuneSetup *tune,
         });
     collrt::addTuningEntry(table, std::move(entry));
   }
-  s = collrt::saveTuningFile(o.tunePath, table);
+  Status s = collrt::saveTuningFile(o.tunePath, table);
   if (!s.ok())
     return Status(s.code(), "--tuning: " + s.message());
   std::printf("# tuning: %zu size(s) of %zu candidate(s) added to %s (%zu "

@@ -51,6 +51,15 @@ collrt::Status runOrTune(const RunSetup &setup, const TuneSetup *tune,
                          collrt::Communicator &comm, ReportExchange &exchange,
                          std::vector<collrt::TraceEvent> *trace);
 
+/// Rank 0 after measuring: one entry per size of setup.sizes, its
+/// candidates (setup.plan's collectives) fastest first with
+/// best[size][candidate] seconds per call, added to the tuning file (which
+/// is written atomically), and a line saying so.
+collrt::Status saveTuning(const RunSetup &setup, const TuneSetup &tune,
+                          const std::vector<std::vector<double>> &best,
+                          const std::string &transport,
+                          const std::string &buffers);
+
 } // namespace collcrun
 
 #endif

@@ -617,16 +617,26 @@ int runProcess(const Options &o, const collrt::Plan &plan,
   return kExitFailed;
 }
 
-/// --backend cuda without --ranks: this process is one rank of a
-/// launcher's world, on GPU LOCAL_RANK % devices; the processes meet over
-/// the environment's TCP bootstrap, exchange their arenas (CUDA IPC) and
-/// each runs its rank's blocks (collrt::dev::runPlanOnRank); rank 0 prints
-/// the rows (the slowest rank's time, every rank's wrong elements).
-int runGpuProcess(const Options &o, const collrt::Plan &plan,
-                  const RunSetup &setup) {
-  const auto &collective = plan.collectives[o.collective];
+/// A process of a launcher's world under --backend cuda without --ranks:
+/// its rank, GPU, bootstrap, and the header's and tuning file's words for
+/// how the ranks reach each other.
+struct GpuWorld {
   collrt::LaunchInfo launch;
-  Status s = collrt::detectLaunch(lookupEnvironment, &launch);
+  std::string who;
+  int device = 0;
+  std::unique_ptr<collrt::Bootstrap> bootstrap;
+  /// "2 ranks as processes, one per GPU context, CUDA IPC between them
+  /// (0: ...)".
+  std::string description;
+  /// The tuning file's "transport": cuda-ipc or cuda-host-memory (--p2p
+  /// off), "+tcp"/"+ib" across hosts.
+  std::string transport;
+};
+
+/// Joins the launcher's world on GPU LOCAL_RANK % devices. 0, or the exit
+/// status after printing why not.
+int joinGpuWorld(const Options &o, const collrt::Plan &plan, GpuWorld *w) {
+  Status s = collrt::detectLaunch(lookupEnvironment, &w->launch);
   if (!s.ok())
     return fail(kExitBadInput,
                 "--backend cuda without --ranks runs one rank per process "
@@ -635,32 +645,33 @@ int runGpuProcess(const Options &o, const collrt::Plan &plan,
                     s.message() +
                     ". To run the plan's N ranks on one GPU in this process, "
                     "pass --ranks N");
-  const std::string who = "rank " + std::to_string(launch.rank);
+  const collrt::LaunchInfo &launch = w->launch;
+  w->who = "rank " + std::to_string(launch.rank);
   s = collrt::checkPlanWorld(plan, launch.worldSize);
   if (!s.ok())
-    return fail(kExitBadInput, who + ": " + s.toString());
-  int device = 0, devices = 0;
+    return fail(kExitBadInput, w->who + ": " + s.toString());
+  int devices = 0;
   std::string gpu;
-  s = collcgpu::deviceForLocalRank(launch.localRank, &device, &devices);
+  s = collcgpu::deviceForLocalRank(launch.localRank, &w->device, &devices);
   if (s.ok())
-    s = collcgpu::describeGpu(device, &gpu);
+    s = collcgpu::describeGpu(w->device, &gpu);
   if (!s.ok())
-    return fail(kExitFailed, who + ": " + s.toString());
-  std::unique_ptr<collrt::Bootstrap> bootstrap;
+    return fail(kExitFailed, w->who + ": " + s.toString());
   s = collrt::createTcpBootstrap(
-      launch, collrt::Deadline::after(o.timeoutSeconds), &bootstrap);
+      launch, collrt::Deadline::after(o.timeoutSeconds), &w->bootstrap);
   if (!s.ok())
-    return fail(kExitFailed, who + ": " + s.toString());
+    return fail(kExitFailed, w->who + ": " + s.toString());
   std::fprintf(stderr,
                "collc-run: rank %d (local rank %d) uses GPU %d of %d: %s\n",
-               launch.rank, launch.localRank, device, devices, gpu.c_str());
+               launch.rank, launch.localRank, w->device, devices, gpu.c_str());
   // Which GPU every rank uses, for the header; ranks sharing one say so.
   std::vector<std::string> where;
-  s = bootstrap->allGather(bootstrap->hosts()[size_t(launch.rank)] + " GPU " +
-                               std::to_string(device),
-                           &where, collrt::Deadline::after(o.timeoutSeconds));
+  s = w->bootstrap->allGather(w->bootstrap->hosts()[size_t(launch.rank)] +
+                                  " GPU " + std::to_string(w->device),
+                              &where,
+                              collrt::Deadline::after(o.timeoutSeconds));
   if (!s.ok())
-    return fail(kExitFailed, who + ": " + s.toString());
+    return fail(kExitFailed, w->who + ": " + s.toString());
   std::string placement, shared;
   for (size_t r = 0; r < where.size(); ++r) {
     placement += (r ? ", " : "") + std::to_string(r) + ": " + where[r];
@@ -671,7 +682,7 @@ int runGpuProcess(const Options &o, const collrt::Plan &plan,
                  " (their kernels take turns on it unless MPS runs: times "
                  "are not those of separate GPUs)";
   }
-  std::vector<std::string> hosts = bootstrap->hosts();
+  std::vector<std::string> hosts = w->bootstrap->hosts();
   std::sort(hosts.begin(), hosts.end());
   hosts.erase(std::unique(hosts.begin(), hosts.end()), hosts.end());
   std::string links =
@@ -680,75 +691,188 @@ int runGpuProcess(const Options &o, const collrt::Plan &plan,
           : "CUDA IPC between the processes of a host, " +
                 (o.transportGiven ? o.transport : std::string("no network")) +
                 " between the " + std::to_string(hosts.size()) + " hosts";
-  if (launch.rank == 0)
-    printHeader(o, plan, collective,
-                std::to_string(launch.worldSize) +
-                    " ranks as processes, one per GPU context, " + links +
-                    " (" + placement + ")" + shared);
+  w->description = std::to_string(launch.worldSize) +
+                   " ranks as processes, one per GPU context, " + links + " (" +
+                   placement + ")" + shared;
+  w->transport = o.p2p == "off" ? "cuda-host-memory" : "cuda-ipc";
+  if (hosts.size() > 1)
+    w->transport +=
+        "+" + (o.transportGiven ? o.transport : std::string("none"));
+  return 0;
+}
 
-  collrt::dev::GpuRunOptions g = gpuRunOptions(o, device);
+/// One size of collective `index` of `plan` (kernels in `kernelsPath`) on
+/// this rank (collrt::dev::runPlanOnRank), then every rank's result
+/// exchanged: `slowest` the slowest rank's time per call in microseconds,
+/// `wrong` every rank's wrong elements (this rank's, with examples, on
+/// stderr). The first size also prints this rank's links and network.
+Status runGpuSize(const Options &o, const collrt::Plan &plan, size_t index,
+                  const std::string &kernelsPath, const GpuWorld &w,
+                  const SizeCase &size, bool first,
+                  collrt::dev::GpuRunResult *r, double *slowest,
+                  int64_t *wrong) {
+  const auto &collective = plan.collectives[index];
+  collrt::dev::GpuRunOptions g = gpuRunOptions(o, w.device);
+  g.count = collcgpu::countForBytes(collective, size.bytesPerRank);
+  Status s =
+      collrt::dev::runPlanOnRank(plan, index, kernelsPath, g, *w.bootstrap, r);
+  if (!s.ok())
+    return s;
+  if (!r->network.empty() && first)
+    std::fprintf(stderr,
+                 "collc-run: %s: network connections to other hosts: %s\n",
+                 w.who.c_str(), r->network.c_str());
+  if (first)
+    for (const std::string &line : r->links)
+      std::fprintf(stderr, "collc-run: %s: link %s\n", w.who.c_str(),
+                   line.c_str());
+  if (r->wrong) {
+    std::string text = "collc-run: " + w.who + ", " +
+                       formatBytes(size.bytesPerRank) + ": " +
+                       std::to_string(r->wrong) + " of " +
+                       std::to_string(r->checked) + " elements wrong\n";
+    for (const std::string &example : r->examples)
+      text += "collc-run:   " + example + "\n";
+    std::fputs(text.c_str(), stderr);
+  }
+  std::vector<std::string> all;
+  s = w.bootstrap->allGather(collcgpu::encodeRankResult(*r), &all,
+                             collrt::Deadline::after(o.timeoutSeconds));
+  if (!s.ok())
+    return Status(s.code(),
+                  w.who + ": exchanging the ranks' results: " + s.message());
+  *slowest = 0;
+  *wrong = 0;
+  for (size_t q = 0; q < all.size(); ++q) {
+    collrt::dev::GpuRunResult peer;
+    if (!collcgpu::decodeRankResult(all[q], &peer))
+      return Status(collrt::ErrorCode::PlanMismatch,
+                    w.who + ": rank " + std::to_string(q) +
+                        " sent a result this collc-run cannot read: '" +
+                        all[q] + "'");
+    *slowest = std::max(*slowest, peer.microseconds);
+    *wrong += peer.wrong;
+  }
+  return Status::success();
+}
+
+/// Rank 0's last words when elements were wrong (every rank exits 1).
+int wrongElements(const GpuWorld &w, int64_t totalWrong, const char *over) {
+  if (w.launch.rank == 0)
+    fail(kExitFailed, collrt::Status(collrt::ErrorCode::CheckFailed,
+                                     std::to_string(totalWrong) +
+                                         " wrong elements over " + over)
+                          .toString());
+  return kExitFailed;
+}
+
+/// --backend cuda without --ranks: this process is one rank of a
+/// launcher's world, on GPU LOCAL_RANK % devices; the processes meet over
+/// the environment's TCP bootstrap, exchange their arenas (CUDA IPC) and
+/// each runs its rank's blocks (collrt::dev::runPlanOnRank); rank 0 prints
+/// the rows (the slowest rank's time, every rank's wrong elements).
+int runGpuProcess(const Options &o, const collrt::Plan &plan,
+                  const RunSetup &setup) {
+  const auto &collective = plan.collectives[o.collective];
+  GpuWorld w;
+  if (int code = joinGpuWorld(o, plan, &w))
+    return code;
+  if (w.launch.rank == 0)
+    printHeader(o, plan, collective, w.description);
   int64_t totalWrong = 0;
   for (const SizeCase &size : setup.sizes) {
-    g.count = collcgpu::countForBytes(collective, size.bytesPerRank);
     collrt::dev::GpuRunResult r;
-    s = collrt::dev::runPlanOnRank(plan, o.collective, o.kernelsPath, g,
-                                   *bootstrap, &r);
+    double slowest = 0;
+    int64_t wrong = 0;
+    Status s = runGpuSize(o, plan, o.collective, o.kernelsPath, w, size,
+                          &size == &setup.sizes.front(), &r, &slowest, &wrong);
     if (!s.ok())
       return fail(kExitFailed,
                   formatBytes(size.bytesPerRank) + ": " + s.toString());
-    if (!r.network.empty() && &size == &setup.sizes.front())
-      std::fprintf(stderr,
-                   "collc-run: %s: network connections to other hosts: %s\n",
-                   who.c_str(), r.network.c_str());
-    if (&size == &setup.sizes.front())
-      for (const std::string &line : r.links)
-        std::fprintf(stderr, "collc-run: %s: link %s\n", who.c_str(),
-                     line.c_str());
-    if (r.wrong) {
-      std::string text = "collc-run: " + who + ", " +
-                         formatBytes(size.bytesPerRank) + ": " +
-                         std::to_string(r.wrong) + " of " +
-                         std::to_string(r.checked) + " elements wrong\n";
-      for (const std::string &example : r.examples)
-        text += "collc-run:   " + example + "\n";
-      std::fputs(text.c_str(), stderr);
-    }
-    std::vector<std::string> all;
-    s = bootstrap->allGather(collcgpu::encodeRankResult(r), &all,
-                             collrt::Deadline::after(o.timeoutSeconds));
-    if (!s.ok())
-      return fail(kExitFailed,
-                  who + ", " + formatBytes(size.bytesPerRank) +
-                      ": exchanging the ranks' results: " + s.toString());
-    double slowest = 0;
-    int64_t wrong = 0;
-    for (size_t q = 0; q < all.size(); ++q) {
-      collrt::dev::GpuRunResult peer;
-      if (!collcgpu::decodeRankResult(all[q], &peer))
-        return fail(kExitFailed, who + ": rank " + std::to_string(q) +
-                                     " sent a result this collc-run cannot "
-                                     "read: '" +
-                                     all[q] + "'");
-      slowest = std::max(slowest, peer.microseconds);
-      wrong += peer.wrong;
-    }
     totalWrong += wrong;
-    if (launch.rank == 0) {
+    if (w.launch.rank == 0) {
       printRow(stdout, collective, size.bytesPerRank, slowest * 1e-6,
                o.check ? wrong : -1);
       std::printf("#   rank 0's %s\n", collcgpu::describeLaunch(r).c_str());
       std::fflush(stdout);
     }
   }
-  if (totalWrong) {
-    if (launch.rank == 0)
-      fail(kExitFailed, collrt::Status(collrt::ErrorCode::CheckFailed,
-                                       std::to_string(totalWrong) +
-                                           " wrong elements over all ranks "
-                                           "and sizes")
-                            .toString());
-    return kExitFailed;
+  if (totalWrong)
+    return wrongElements(w, totalWrong, "all ranks and sizes");
+  return 0;
+}
+
+/// --backend cuda --tuning (without --ranks): as runGpuProcess, with every
+/// candidate plan in turn at every size, --tuning-rounds rounds each (a
+/// candidate's time: its best round's slowest rank), the kernels of
+/// candidate c the c-th file of --kernels; rank 0 prints each size's
+/// candidates, fastest first, and adds them to the tuning file (transport
+/// cuda-ipc ..., device buffers). `combined` holds the candidates (Tune.h).
+int tuneGpuProcess(const Options &o, const collrt::Plan &combined,
+                   const RunSetup &setup, const TuneSetup &tune) {
+  const size_t candidates = combined.collectives.size();
+  std::vector<std::string> paths = {o.planPath}, kernels;
+  paths.insert(paths.end(), o.morePlans.begin(), o.morePlans.end());
+  for (size_t at = 0;;) {
+    size_t comma = o.kernelsPath.find(',', at);
+    kernels.push_back(o.kernelsPath.substr(at, comma - at));
+    if (comma == std::string::npos)
+      break;
+    at = comma + 1;
   }
+  // Each candidate runs from its own plan (its kernel is that plan's).
+  std::vector<collrt::Plan> plans(candidates);
+  for (size_t c = 0; c < candidates; ++c) {
+    if (Status s = collrt::loadPlanFile(paths[c], &plans[c]); !s.ok())
+      return fail(kExitBadInput, s.toString());
+    std::ifstream file(kernels[c], std::ios::binary);
+    if (!file)
+      return fail(kExitBadInput,
+                  "--kernels: '" + kernels[c] + "' (candidate " + paths[c] +
+                      "): cannot open it: " + std::strerror(errno));
+  }
+  GpuWorld w;
+  if (int code = joinGpuWorld(o, combined, &w))
+    return code;
+  if (w.launch.rank == 0)
+    printHeader(o, combined, combined.collectives.front(), w.description);
+  std::vector<std::vector<double>> best(setup.sizes.size(),
+                                        std::vector<double>(candidates, -1));
+  int64_t totalWrong = 0;
+  for (size_t z = 0; z < setup.sizes.size(); ++z) {
+    const SizeCase &size = setup.sizes[z];
+    std::vector<int64_t> wrong(candidates, 0);
+    // Rounds alternate the candidates (as the CPU's tuneRank).
+    for (int round = 0; round < o.tuneRounds; ++round)
+      for (size_t c = 0; c < candidates; ++c) {
+        collrt::dev::GpuRunResult r;
+        double slowest = 0;
+        int64_t bad = 0;
+        Status s =
+            runGpuSize(o, plans[c], o.collective, kernels[c], w, size,
+                       z == 0 && round == 0 && c == 0, &r, &slowest, &bad);
+        if (!s.ok())
+          return fail(kExitFailed, formatBytes(size.bytesPerRank) +
+                                       ": candidate " + std::to_string(c) +
+                                       " (" +
+                                       candidateLabel(combined.collectives[c]) +
+                                       "): " + s.toString());
+        wrong[c] += bad;
+        double seconds = slowest * 1e-6;
+        if (best[z][c] < 0 || seconds < best[z][c])
+          best[z][c] = seconds;
+      }
+    for (int64_t bad : wrong)
+      totalWrong += bad;
+    if (w.launch.rank == 0)
+      printTuningRows(setup, size, best[z], wrong);
+  }
+  if (totalWrong)
+    return wrongElements(w, totalWrong, "all ranks, candidates and sizes");
+  if (w.launch.rank != 0)
+    return 0;
+  if (Status s = saveTuning(setup, tune, best, w.transport, "device"); !s.ok())
+    return fail(kExitFailed, s.toString());
   return 0;
 }
 
@@ -784,6 +908,8 @@ int main(int argc, char **argv) {
     setup.options = &o;
     if (!chooseSizes(o, plan.collectives[0], &setup.sizes, &error))
       return fail(kExitBadInput, error);
+    if (o.backend == "cuda")
+      return tuneGpuProcess(o, plan, setup, tune);
     if (o.ranks > 0) {
       s = collrt::checkPlanWorld(plan, o.ranks);
       if (!s.ok())

@@ -283,6 +283,14 @@ static cl::opt<std::string> cudaIncludeOption(
     cl::value_desc("DIR"), cl::init(COLLC_RUNTIME_INCLUDE_DIR),
     cl::cat(collcCategory));
 
+static cl::opt<std::string> candidateKernelsOption(
+    "candidate-kernels",
+    cl::desc("With --emit=candidates: also each candidate's kernels, 'cuda' "
+             "(NAME.cu, the CUDA source) or 'fatbin' (NAME.fatbin, compiled "
+             "by nvcc for --cuda-arch), for collc-run --backend cuda "
+             "--tuning (docs/tuning.md)"),
+    cl::value_desc("cuda|fatbin"), cl::cat(collcCategory));
+
 static cl::opt<std::string> kernelPrefixOption(
     "kernel-prefix",
     cl::desc("With --emit=cuda or fatbin: kernel names start with this "
@@ -617,9 +625,9 @@ static bool runCompiled(const std::vector<collc::CheckedCollective> &checked,
 static bool
 emitCudaKernels(const std::vector<collc::CheckedCollective> &checked,
                 const std::string &topologyName, const std::string &source,
-                std::string &output) {
+                bool fatbin, std::string &output) {
   collrt::Plan plan;
-  const char *what = emitKind == EmitKind::Fatbin ? "fatbin" : "CUDA";
+  const char *what = fatbin ? "fatbin" : "CUDA";
   // A plan leaves such counts to run time; a kernel folds them in.
   bool refused = false;
   for (const collc::CheckedCollective &c : checked)
@@ -665,7 +673,7 @@ emitCudaKernels(const std::vector<collc::CheckedCollective> &checked,
     llvm::errs() << "collc: error: no " << what << " written\n";
     return false;
   }
-  if (emitKind == EmitKind::Cuda) {
+  if (!fatbin) {
     output = std::move(cuda);
     return true;
   }
@@ -854,19 +862,43 @@ static int emitCandidates(MLIRContext &context, const Generated &generated,
           c = '_';
       file = outputFilename + "/" + file + "-x" + std::to_string(chunks) +
              ".plan.json";
+      std::string kernels;
+      if (!candidateKernelsOption.empty()) {
+        // The candidate's kernels, before its plan: a plan is written only
+        // with them.
+        bool fatbin = candidateKernelsOption == "fatbin";
+        std::string code;
+        if (!emitCudaKernels((*compiled)->checked, topologyName, generatedBy,
+                             fatbin, code))
+          return fail(label + ": its kernels (above)");
+        kernels =
+            file.substr(0, file.size() - std::string(".plan.json").size()) +
+            (fatbin ? ".fatbin" : ".cu");
+        if (!writeFileAtomically(kernels, code))
+          return 1;
+      }
       collrt::Status saved = collrt::savePlanFile(file, plan);
       if (!saved.ok())
         return fail(saved.message());
       written[fp] = file;
       llvm::outs() << "  " << label
                    << " (k=" << plan.collectives.front().program.chunksPerPart
-                   << "): " << file << "\n";
+                   << "): " << file << (kernels.empty() ? "" : ", " + kernels)
+                   << "\n";
     }
   }
   llvm::outs() << "collc: " << written.size() << " candidate plan(s) of "
                << tried << " tried for " << name << " (" << generatedBy
-               << ") in " << outputFilename
-               << "; measure them with collc-run PLANS... --tuning FILE\n";
+               << ") in " << outputFilename << "; measure them with collc-run "
+               << (candidateKernelsOption.empty() ? "PLANS... --tuning FILE"
+                   : candidateKernelsOption == "fatbin"
+                       ? "PLANS... --backend cuda --kernels "
+                         "FATBINS,... --tuning FILE (a rank per "
+                         "process, under a launcher)"
+                       : "PLANS... --backend cuda --kernels "
+                         "FATBINS,... --tuning FILE, the .cu files "
+                         "compiled by nvcc --fatbin where the GPU is")
+               << "\n";
   return written.empty() ? 1 : 0;
 }
 
@@ -970,18 +1002,32 @@ static int run() {
     return 1;
   }
 
-  // The CUDA options (docs/codegen.md) belong to the CUDA emit kinds.
+  // The CUDA options (docs/codegen.md) belong to the CUDA emit kinds (and
+  // to candidates' kernels, docs/tuning.md).
+  if (candidateKernelsOption.getNumOccurrences() &&
+      (emitKind != EmitKind::Candidates ||
+       (candidateKernelsOption != "cuda" &&
+        candidateKernelsOption != "fatbin"))) {
+    llvm::errs() << "collc: error: --candidate-kernels="
+                 << candidateKernelsOption
+                 << ": it takes cuda or fatbin, with --emit=candidates\n";
+    return 1;
+  }
   bool emitsCuda = emitKind == EmitKind::Cuda || emitKind == EmitKind::Fatbin;
+  bool compiles =
+      emitKind == EmitKind::Fatbin ||
+      (emitKind == EmitKind::Candidates && candidateKernelsOption == "fatbin");
   for (const cl::Option *option : std::initializer_list<const cl::Option *>{
            &cudaArchOption, &nvccOption, &cudaIncludeOption,
            &kernelPrefixOption})
     if (option->getNumOccurrences() &&
-        (option == &kernelPrefixOption ? !emitsCuda
-                                       : emitKind != EmitKind::Fatbin)) {
+        (option == &kernelPrefixOption ? !emitsCuda : !compiles)) {
       llvm::errs() << "collc: error: --" << option->ArgStr
                    << " applies to --emit="
-                   << (option == &kernelPrefixOption ? "cuda and --emit=" : "")
-                   << "fatbin only\n";
+                   << (option == &kernelPrefixOption
+                           ? "cuda and --emit=fatbin only"
+                           : "fatbin and --candidate-kernels=fatbin only")
+                   << "\n";
       return 1;
     }
   if (emitKind == EmitKind::Fatbin && outputFilename == "-") {
@@ -1194,7 +1240,8 @@ static int run() {
   } else if (emitKind == EmitKind::Cuda || emitKind == EmitKind::Fatbin) {
     os.flush();
     if (!emitCudaKernels(checked, topologyName,
-                         generated ? generatedBy : displayName, output))
+                         generated ? generatedBy : displayName,
+                         emitKind == EmitKind::Fatbin, output))
       return 1;
   } else if (emitKind == EmitKind::Plan) {
     os.flush();

@@ -52,8 +52,9 @@ struct TuningEntry {
   bool processes = false;
   /// Where the ranks' buffers came from: "malloc" (the heap) or "host"
   /// (collrt::allocateHostBuffer, `collc-run --buffers host`), which the
-  /// shm transport copies faster; a file without the key was written
-  /// before collc-run had host buffers, so its entries read as "malloc".
+  /// shm transport copies faster, or "device" (GPU memory: `collc-run
+  /// --backend cuda --tuning`); a file without the key was written before
+  /// collc-run had host buffers, so its entries read as "malloc".
   std::string buffers = "malloc";
   std::string measured;
   int rounds = 1;

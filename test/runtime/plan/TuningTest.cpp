@@ -163,7 +163,8 @@ TEST(TuningTest, RejectsWithThePathAndTheRule) {
   EXPECT_EQ(parseError(edit("\"processes\": true", "\"processes\": 1")),
             "t.json: entries[0].processes: must be true or false");
   EXPECT_EQ(parseError(edit("\"buffers\": \"host\"", "\"buffers\": \"gpu\"")),
-            "t.json: entries[0].buffers: must be \"malloc\" or \"host\"");
+            "t.json: entries[0].buffers: must be \"malloc\", \"host\" or "
+            "\"device\"");
   {
     // A file written before collc-run had host buffers: malloc.
     TuningTable old;
