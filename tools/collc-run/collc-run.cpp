@@ -685,10 +685,13 @@ int joinGpuWorld(const Options &o, const collrt::Plan &plan, GpuWorld *w) {
   std::vector<std::string> hosts = w->bootstrap->hosts();
   std::sort(hosts.begin(), hosts.end());
   hosts.erase(std::unique(hosts.begin(), hosts.end()), hosts.end());
+  // --p2p off: the ranks of a host meet in pinned host memory (their
+  // arenas still travel as IPC handles, unused).
+  std::string local = o.p2p == "off" ? "pinned host memory" : "CUDA IPC";
   std::string links =
       hosts.size() == 1
-          ? "CUDA IPC between them"
-          : "CUDA IPC between the processes of a host, " +
+          ? local + " between them"
+          : local + " between the processes of a host, " +
                 (o.transportGiven ? o.transport : std::string("no network")) +
                 " between the " + std::to_string(hosts.size()) + " hosts";
   w->description = std::to_string(launch.worldSize) +
