@@ -48,6 +48,7 @@
 //===----------------------------------------------------------------------===//
 #include "collrt/device/Channel.h"
 #include "collrt/device/DeviceArith.h"
+#include "runtime/device/CudaDriver.h"
 
 #include <atomic>
 #include <chrono>
@@ -76,7 +77,11 @@ using Result = int;
 using DevicePtr = unsigned long long;
 using Clock = std::chrono::steady_clock;
 
-constexpr Result kSuccess = 0;
+namespace cu = collrt::dev::cu;
+
+// The executor's names (CudaDriver.h) where it has them; the others are
+// cuda.h's values of the errors this driver gives.
+constexpr Result kSuccess = cu::kSuccess;
 constexpr Result kInvalidValue = 1;
 constexpr Result kOutOfMemory = 2;
 constexpr Result kNotInitialized = 3;
@@ -86,8 +91,8 @@ constexpr Result kInvalidContext = 201;
 constexpr Result kPeerAccessUnsupported = 217;
 constexpr Result kInvalidHandle = 400;
 constexpr Result kNotFound = 500;
-constexpr Result kNotReady = 600;
-constexpr Result kPeerAccessAlreadyEnabled = 704;
+constexpr Result kNotReady = cu::kNotReady;
+constexpr Result kPeerAccessAlreadyEnabled = cu::kPeerAccessAlreadyEnabled;
 constexpr Result kHostMemoryAlreadyRegistered = 712;
 constexpr Result kHostMemoryNotRegistered = 713;
 constexpr Result kLaunchFailed = 719;
@@ -472,7 +477,8 @@ struct IpcHandle {
   uint64_t bytes;
   char unused[40];
 };
-static_assert(sizeof(IpcHandle) == 64, "CUipcMemHandle is 64 bytes");
+static_assert(sizeof(IpcHandle) == sizeof(cu::IpcMemHandle),
+              "CUipcMemHandle is 64 bytes");
 const char kIpcMagic[8] = {'c', 'o', 'l', 'l', 'c', 'I', 'P', 'C'};
 
 } // namespace
@@ -560,17 +566,17 @@ Result cuDeviceGetAttribute(int *value, int attribute, int device) {
   case 1: // MAX_THREADS_PER_BLOCK
     *value = 1024;
     return kSuccess;
-  case 16: // MULTIPROCESSOR_COUNT
+  case cu::kAttrMultiprocessorCount:
     *value = envInt("COLLC_FAKE_CUDA_SMS", 132);
     return kSuccess;
-  case 19: // CAN_MAP_HOST_MEMORY
-  case 41: // UNIFIED_ADDRESSING
+  case cu::kAttrCanMapHostMemory:
+  case cu::kAttrUnifiedAddressing:
     *value = 1;
     return kSuccess;
-  case 75: // COMPUTE_CAPABILITY_MAJOR
+  case cu::kAttrComputeCapabilityMajor:
     *value = 9;
     return kSuccess;
-  case 76: // COMPUTE_CAPABILITY_MINOR
+  case cu::kAttrComputeCapabilityMinor:
     *value = 0;
     return kSuccess;
   default:
@@ -732,13 +738,13 @@ Result cuFuncGetAttribute(int *value, int attribute, void *function) {
   if (!f)
     return kInvalidHandle;
   switch (attribute) {
-  case 0: // MAX_THREADS_PER_BLOCK
+  case cu::kFuncMaxThreadsPerBlock:
     *value = f->maxThreads;
     return kSuccess;
-  case 3: // LOCAL_SIZE_BYTES
+  case cu::kFuncLocalSizeBytes:
     *value = 0;
     return kSuccess;
-  case 4: // NUM_REGS
+  case cu::kFuncNumRegs:
     *value = 32;
     return kSuccess;
   default:
