@@ -6,6 +6,8 @@
 // direct all-to-all. `collrt.device.nvcc` (ctest) compiles this file; on a
 // GPU, bench/gpu/gpu-check runs the fatbin on N ranks of one GPU
 // (--hand-kernels) against the schedules of test/runtime/exec/Schedules.h.
+// Nothing here is CUDA-only (COLLRT_DEVICE, not __device__), so the fake
+// CUDA driver's nvcc stand-in compiles it too (bench/gpu/run.sh --fake-cuda).
 //
 //===----------------------------------------------------------------------===//
 #include "collrt/device/Channel.h"
@@ -15,7 +17,7 @@ using namespace collrt::dev;
 namespace {
 
 /// ringAllReduce(n, 1, channels) of Schedules.h.
-template <class T, class Op> __device__ void ringAllReduce(LaunchArgs args) {
+template <class T, class Op> COLLRT_DEVICE void ringAllReduce(LaunchArgs args) {
   Channel<T, Op> ch(args);
   const int64_t r = ch.rank(), n = ch.nranks(), c = ch.channel();
   const int64_t next = floorMod(r + 1, n), prev = floorMod(r - 1, n);
