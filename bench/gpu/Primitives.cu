@@ -11,6 +11,7 @@
 
 using namespace collrt::dev;
 
+#if defined(__CUDACC__)
 extern "C" __global__ void __launch_bounds__(512)
     bench_copy_kernel(const ulonglong2 *src, ulonglong2 *dst,
                       unsigned long long n) {
@@ -28,6 +29,21 @@ extern "C" __global__ void __launch_bounds__(512)
   for (; i < n; i += stride)
     dst[i] = src[i];
 }
+#else
+// Compiled for the host (the fake CUDA driver's nvcc stand-in, test/fakecuda,
+// for bench/gpu/run.sh --fake-cuda): the kernel's name, and what the fake
+// driver runs when it is launched (its arguments as cuLaunchKernel passes
+// them): the same copy of n 16-byte words, on one host thread.
+extern "C" void bench_copy_kernel() {}
+extern "C" void collc_fake_cuda_launch_bench_copy_kernel(void **params,
+                                                         unsigned, unsigned) {
+  const char *src = *static_cast<const char *const *>(params[0]);
+  char *dst = *static_cast<char *const *>(params[1]);
+  unsigned long long n = *static_cast<const unsigned long long *>(params[2]);
+  for (unsigned long long i = 0; i < 16 * n; ++i)
+    dst[i] = src[i];
+}
+#endif
 
 COLLRT_KERNEL(bench_prim_copy)(LaunchArgs args) {
   Channel<bf16, SumOp> ch(args);

@@ -461,21 +461,37 @@ int primitivesMode(const Args &a) {
       std::fprintf(stderr, "gpu-check: allocating the copy baseline failed\n");
       return 1;
     }
-    d->cuMemsetD8(src, 1, size_t(bytes));
+    // Every call checked: a failed launch must not pass for a fast one.
+    std::string failed;
+    auto check = [&](const char *call, cu::Result r) {
+      if (r != cu::kSuccess && failed.empty())
+        failed = d->error(call, r);
+    };
+    check("cuMemsetD8", d->cuMemsetD8(src, 1, size_t(bytes)));
     auto timeIt = [&](auto &&body) {
       for (int i = 0; i < 3; ++i)
         body();
-      d->cuEventRecord(start, stream);
+      check("cuEventRecord", d->cuEventRecord(start, stream));
       for (int i = 0; i < iters; ++i)
         body();
-      d->cuEventRecord(stop, stream);
-      d->cuEventSynchronize(stop);
+      check("cuEventRecord", d->cuEventRecord(stop, stream));
+      check("cuEventSynchronize", d->cuEventSynchronize(stop));
       float ms = 0;
-      d->cuEventElapsedTime(&ms, start, stop);
+      check("cuEventElapsedTime", d->cuEventElapsedTime(&ms, start, stop));
       return double(ms) * 1000.0 / iters;
     };
-    double us =
-        timeIt([&] { d->cuMemcpyDtoDAsync(dst, src, size_t(bytes), stream); });
+    auto fail = [&](const char *what) {
+      std::printf("baseline\t%s\t-\t%lld\t-\t-\t-\t-\t-\tFAILED\n# %s: %s\n",
+                  what, (long long)bytes, what, failed.c_str());
+      std::fflush(stdout);
+      return 1;
+    };
+    double us = timeIt([&] {
+      check("cuMemcpyDtoDAsync",
+            d->cuMemcpyDtoDAsync(dst, src, size_t(bytes), stream));
+    });
+    if (!failed.empty())
+      return fail("memcpy");
     std::printf("baseline\tmemcpy\t-\t%lld\t%.2f\t%.1f\t-\t-\t-\tok\n",
                 (long long)bytes, us, 2.0 * double(bytes) / us / 1e3);
     cu::Function copy = nullptr;
@@ -487,9 +503,12 @@ int primitivesMode(const Args &a) {
       unsigned long long n = (unsigned long long)bytes / 16;
       void *params[] = {&src, &dst, &n};
       double t = timeIt([&] {
-        d->cuLaunchKernel(copy, unsigned(ctas), 1, 1, 512, 1, 1, 0, stream,
-                          params, nullptr);
+        check("cuLaunchKernel",
+              d->cuLaunchKernel(copy, unsigned(ctas), 1, 1, 512, 1, 1, 0,
+                                stream, params, nullptr));
       });
+      if (!failed.empty())
+        return fail("copy-kernel");
       std::printf("baseline\tcopy-kernel\t%lld\t%lld\t%.2f\t%.1f\t%.1f\t-\t-\t"
                   "ok\n",
                   (long long)ctas, (long long)bytes, t,

@@ -5,7 +5,8 @@
 # a GPU machine without LLVM: for every collective and every algorithm of
 # collc's library, on 8 ranks, a plan (collc --emit=plan) and its generated
 # kernel (collc --emit=cuda), in bf16 (sum for the reducing ones), plus the
-# all_reduce variants timed at 256 MiB (ring with 16 and 8 rings), and a
+# all_reduce variants timed at 256 MiB (ring with 16 and 8 rings, 4 chunks
+# of a part per ring), and a
 # 2-rank ring all_reduce for the one-process-per-rank step. The
 # hierarchical algorithms are compiled for the 2x4 test topology (2 nodes of
 # 4 GPUs), the others for 1x8: on one GPU all 8 ranks share it either way.
@@ -85,9 +86,12 @@ while read -r coll algo kind; do
   [ "$coll" = all_reduce ] && purpose=perf
   emit "$coll-$algo" "$coll" "$algo" "$topo" "$purpose"
 done <<< "$list"
-# all_reduce with more CTAs for the bandwidth table: a ring per 8 channels.
-emit all_reduce-ring-rings16 all_reduce ring 1x8 perf --algo-param rings=16
-emit all_reduce-ring-rings8 all_reduce ring 1x8 perf --algo-param rings=8
+# all_reduce with more CTAs for the bandwidth table: 16 and 8 rings, each
+# ring a channel (a CTA per rank), 4 chunks of every part per ring (the
+# rings share a part's k/n chunks: at the default chunking, k = n, only
+# ring 0 would have any).
+emit all_reduce-ring-rings16 all_reduce ring 1x8 perf --algo-param rings=16 --chunks 64
+emit all_reduce-ring-rings8 all_reduce ring 1x8 perf --algo-param rings=8 --chunks 32
 # One process per rank (run.sh's collc-run-ipc step: 2 processes, CUDA IPC).
 emit all_reduce-ring-2ranks all_reduce ring 1x2 ipc
 

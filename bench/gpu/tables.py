@@ -37,8 +37,12 @@ def f(v, digits=1):
 print("# bench/gpu results\n")
 fake = os.path.join(out, "fake-cuda.txt")
 if os.path.exists(fake):
-    print("A rehearsal on collc's fake CUDA driver (run.sh --fake-cuda %s): "
-          "no GPU; the checks ran on host threads and nothing was timed.\n" %
+    print("**A rehearsal on collc's fake CUDA driver** (run.sh --fake-cuda "
+          "%s): no GPU. The checks ran on host threads; the timing steps ran "
+          "at small sizes (16 MiB primitives, all_reduce of 1 MiB in table "
+          "2) and few iterations, so that the steps and these tables are "
+          "rehearsed: every time and rate below is host threads', not a "
+          "GPU's, and says nothing about the targets.\n" %
           open(fake).read().strip())
 prims = rows("primitives.tsv")
 copy_rate = None

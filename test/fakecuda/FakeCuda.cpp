@@ -373,6 +373,11 @@ struct Event {
 
 using PlanKernel = void (*)(collrt::dev::LaunchArgs);
 using DivideKernel = void (*)(void *, int64_t, int64_t);
+/// A kernel of other arguments: the module's host stand-in for kernel N is
+/// `collc_fake_cuda_launch_N`, called once per launch with cuLaunchKernel's
+/// arguments, the grid and the block size (bench/gpu/Primitives.cu).
+using RawKernel = void (*)(void **, unsigned, unsigned);
+const char kRawPrefix[] = "collc_fake_cuda_launch_";
 
 struct Module;
 struct Function {
@@ -380,6 +385,7 @@ struct Function {
   std::string name;
   PlanKernel plan = nullptr;
   DivideKernel divide = nullptr;
+  RawKernel raw = nullptr;
   int maxThreads = 512;
 };
 
@@ -664,11 +670,14 @@ Result cuModuleLoadData(void **module, const void *image) {
     }
     for (const std::string &name : exportedFunctions(bytes)) {
       void *symbol = dlsym(m->library, name.c_str());
-      if (!symbol)
+      if (!symbol || name.rfind(kRawPrefix, 0) == 0)
         continue;
       m->functions.emplace_back(new Function);
       m->functions.back()->name = name;
-      m->functions.back()->plan = reinterpret_cast<PlanKernel>(symbol);
+      if (void *raw = dlsym(m->library, (kRawPrefix + name).c_str()))
+        m->functions.back()->raw = reinterpret_cast<RawKernel>(raw);
+      else
+        m->functions.back()->plan = reinterpret_cast<PlanKernel>(symbol);
     }
   } else {
     return kInvalidImage;
@@ -999,6 +1008,19 @@ Result cuLaunchKernel(void *function, unsigned gx, unsigned gy, unsigned gz,
     DivideKernel divide = f->divide;
     streamOf(stream)->push([divide, data, n, divisor] {
       divide(reinterpret_cast<void *>(uintptr_t(data)), n, divisor);
+    });
+    return kSuccess;
+  }
+  if (f->raw) {
+    // Its arguments are read when it is enqueued: pointers and sizes, 8
+    // bytes each (bench_copy_kernel's three).
+    std::vector<uint64_t> values(3);
+    for (size_t i = 0; i < values.size(); ++i)
+      std::memcpy(&values[i], params[i], sizeof values[i]);
+    RawKernel raw = f->raw;
+    streamOf(stream)->push([raw, values, gx, bx]() mutable {
+      void *pointers[3] = {&values[0], &values[1], &values[2]};
+      raw(pointers, gx, bx);
     });
     return kSuccess;
   }
