@@ -276,6 +276,27 @@ Report buildReport(ModuleOp module, const topo::Topology &topology,
     if (c.verified()) {
       row.program = &*c.program;
       simulateRow(row, c, topology, options);
+      // Channels no rank uses (a parameter such as `rings` asks for more
+      // than the chunks give work to): say so, they do not run in parallel.
+      size_t channels = 0, used = 0;
+      for (const auto &rank : c.program->ranks)
+        channels = std::max(channels, rank.channels.size());
+      for (size_t ch = 0; ch < channels; ++ch) {
+        bool busy = false;
+        for (const auto &rank : c.program->ranks)
+          busy |= ch < rank.channels.size() &&
+                  !rank.channels[ch].instructions.empty();
+        used += busy;
+      }
+      if (used > 0 && used < channels)
+        row.note += (row.note.empty() ? "" : "; ") +
+                    llvm::formatv("{0} of its {1} channels have no "
+                                  "instruction at k = {2} chunks per part, "
+                                  "so only {3} run in parallel (more chunks "
+                                  "give the others work)",
+                                  channels - used, channels,
+                                  c.program->chunksPerPart, used)
+                        .str();
     }
     report.collectives.push_back(std::move(row));
   }
