@@ -1005,12 +1005,16 @@ static int run() {
   // The CUDA options (docs/codegen.md) belong to the CUDA emit kinds (and
   // to candidates' kernels, docs/tuning.md).
   if (candidateKernelsOption.getNumOccurrences() &&
-      (emitKind != EmitKind::Candidates ||
-       (candidateKernelsOption != "cuda" &&
-        candidateKernelsOption != "fatbin"))) {
-    llvm::errs() << "collc: error: --candidate-kernels="
-                 << candidateKernelsOption
-                 << ": it takes cuda or fatbin, with --emit=candidates\n";
+      emitKind != EmitKind::Candidates) {
+    llvm::errs() << "collc: error: --candidate-kernels applies to "
+                    "--emit=candidates only\n";
+    return 1;
+  }
+  if (candidateKernelsOption.getNumOccurrences() &&
+      candidateKernelsOption != "cuda" && candidateKernelsOption != "fatbin") {
+    llvm::errs() << "collc: error: --candidate-kernels takes cuda or fatbin, "
+                    "not '"
+                 << candidateKernelsOption << "'\n";
     return 1;
   }
   bool emitsCuda = emitKind == EmitKind::Cuda || emitKind == EmitKind::Fatbin;
