@@ -229,12 +229,15 @@ Result enter(const char *name) {
   if (Result entered_ = enter(name); entered_ != kSuccess)                     \
   return entered_
 
-bool within(const std::map<DevicePtr, size_t> &m, DevicePtr p, size_t bytes) {
-  auto it = m.upper_bound(p);
-  if (it == m.begin())
+/// Whether [p, p + bytes) lies in one region of `regions` (by base), whose
+/// size `size` reads from a region's value.
+template <class Map, class Size>
+bool within(const Map &regions, uint64_t p, size_t bytes, Size size) {
+  auto it = regions.upper_bound(p);
+  if (it == regions.begin())
     return false;
   --it;
-  return p >= it->first && p + bytes <= it->first + it->second;
+  return p >= it->first && p + bytes <= it->first + size(it->second);
 }
 
 /// Whether [p, p + bytes) is memory a kernel of this process may address:
@@ -242,12 +245,11 @@ bool within(const std::map<DevicePtr, size_t> &m, DevicePtr p, size_t bytes) {
 bool addressable(DevicePtr p, size_t bytes) {
   Driver &d = driver();
   std::lock_guard<std::mutex> lock(d.mutex);
-  std::map<DevicePtr, size_t> all(d.opened);
-  for (const auto &[base, a] : d.allocations)
-    all[base] = a.bytes;
-  for (const auto &[base, h] : d.host)
-    all[DevicePtr(base)] = h.first;
-  return within(all, p, bytes);
+  return within(d.opened, p, bytes, [](size_t n) { return n; }) ||
+         within(d.allocations, p, bytes,
+                [](const Driver::Allocation &a) { return a.bytes; }) ||
+         within(d.host, uintptr_t(p), bytes,
+                [](const std::pair<size_t, bool> &h) { return h.first; });
 }
 
 Result needContext() {

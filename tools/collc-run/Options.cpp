@@ -479,11 +479,16 @@ bool parseOptions(int argc, char **argv, Options *o, std::string *error) {
                "GPU are not tuned)";
       return false;
     }
-    if (o->backend == "cuda") {
-      size_t files = 1, plans = 1 + o->morePlans.size();
-      for (char c : o->kernelsPath)
-        files += c == ',';
-      if (!o->kernelsPath.empty() && files != plans) {
+    if (o->backend == "cuda" && !o->kernelsPath.empty()) {
+      for (size_t at = 0;;) {
+        size_t comma = o->kernelsPath.find(',', at);
+        o->kernelFiles.push_back(o->kernelsPath.substr(at, comma - at));
+        if (comma == std::string::npos)
+          break;
+        at = comma + 1;
+      }
+      size_t files = o->kernelFiles.size(), plans = 1 + o->morePlans.size();
+      if (files != plans) {
         *error = "--backend cuda --tuning: --kernels names " +
                  std::to_string(files) + " kernel file(s) for " +
                  std::to_string(plans) +

@@ -66,6 +66,9 @@ struct Options {
   /// --kernels: the fatbin, cubin or PTX `collc --emit=fatbin` wrote for
   /// the same program (--backend cuda only).
   std::string kernelsPath;
+  /// --backend cuda --tuning: kernelsPath split at its commas, one file per
+  /// candidate plan (planPath, then morePlans).
+  std::vector<std::string> kernelFiles;
   /// --devices: cuda with --ranks: the CUDA devices of this process's
   /// launches (rank r on devices[r % size]); empty: GPU 0.
   std::vector<int32_t> devices;

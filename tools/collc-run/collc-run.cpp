@@ -814,15 +814,9 @@ int runGpuProcess(const Options &o, const collrt::Plan &plan,
 int tuneGpuProcess(const Options &o, const collrt::Plan &combined,
                    const RunSetup &setup, const TuneSetup &tune) {
   const size_t candidates = combined.collectives.size();
-  std::vector<std::string> paths = {o.planPath}, kernels;
+  std::vector<std::string> paths = {o.planPath};
   paths.insert(paths.end(), o.morePlans.begin(), o.morePlans.end());
-  for (size_t at = 0;;) {
-    size_t comma = o.kernelsPath.find(',', at);
-    kernels.push_back(o.kernelsPath.substr(at, comma - at));
-    if (comma == std::string::npos)
-      break;
-    at = comma + 1;
-  }
+  const std::vector<std::string> &kernels = o.kernelFiles; // one per plan
   // Each candidate runs from its own plan (its kernel is that plan's).
   std::vector<collrt::Plan> plans(candidates);
   for (size_t c = 0; c < candidates; ++c) {

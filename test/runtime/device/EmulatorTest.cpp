@@ -151,6 +151,31 @@ dev::DeviceOptions options(size_t slotBytes, uint32_t llBytes,
   return o;
 }
 
+/// The ring all-reduce of n ranks (one ring, 2 chunks) with one slot per
+/// connection of a few elements (many tiles and messages; fused
+/// instructions stage; over a network every message waits for the previous
+/// one to be consumed), for every type and op given, both protocols and 0,
+/// 61 and 4099 elements; `perRank`, `devices`, `hosts` as runAndCheck's.
+void ringOneSlotMatrix(int32_t n, std::initializer_list<DataType> types,
+                       std::initializer_list<ReduceOp> ops, bool perRank,
+                       const std::vector<int32_t> &devices = {},
+                       const std::vector<int32_t> &hosts = {}) {
+  for (DataType type : types)
+    for (ReduceOp op : ops)
+      for (uint32_t ll : {0u, 16384u})
+        for (int64_t count : {int64_t(0), int64_t(61), int64_t(4099)}) {
+          size_t slot = 24 + 8 + 5 * dataTypeSize(type);
+          EXPECT_EQ(runAndCheck(ringAllReduce(n, 1, 2),
+                                KernelKind::RingAllReduce, type, op, count,
+                                options(slot, ll), /*slots=*/1, perRank,
+                                devices, hosts),
+                    "")
+              << n << " ranks, " << dataTypeName(type) << ", "
+              << reduceOpName(op) << ", llBytes " << ll << ", " << count
+              << " elements";
+        }
+}
+
 TEST(EmulatorTest, RingAllReduceEveryTypeAndOpBothProtocols) {
   for (int32_t n : {3, 8})
     for (DataType type : kAllTypes)
@@ -512,19 +537,9 @@ TEST(EmulatorTest, ArgumentErrors) {
 
 TEST(EmulatorPerRankTest, RingAllReduce) {
   for (int32_t n : {2, 3, 4})
-    for (DataType type : {DataType::F32, DataType::BF16, DataType::I32})
-      for (ReduceOp op : {ReduceOp::Sum, ReduceOp::Max, ReduceOp::Avg})
-        for (uint32_t ll : {0u, 16384u})
-          for (int64_t count : {int64_t(0), int64_t(61), int64_t(4099)}) {
-            // Slots of a few elements: many tiles; one slot: fused
-            // instructions stage.
-            size_t slot = 24 + 8 + 5 * dataTypeSize(type);
-            EXPECT_EQ(runAndCheck(ringAllReduce(n, 1, 2),
-                                  KernelKind::RingAllReduce, type, op, count,
-                                  options(slot, ll), /*slots=*/1,
-                                  /*perRank=*/true),
-                      "");
-          }
+    ringOneSlotMatrix(n, {DataType::F32, DataType::BF16, DataType::I32},
+                      {ReduceOp::Sum, ReduceOp::Max, ReduceOp::Avg},
+                      /*perRank=*/true);
 }
 
 TEST(EmulatorPerRankTest, DirectAllToAllAndAllGather) {
@@ -727,17 +742,9 @@ TEST(EmulatorOnDevicesTest, RingAllReduce) {
   const std::vector<int32_t> layouts[] = {{0, 1}, {0, 1, 2}, {0, 0}, {1, 0}};
   for (const std::vector<int32_t> &devices : layouts)
     for (int32_t n : {3, 4, 8})
-      for (DataType type : {DataType::F32, DataType::BF16})
-        for (ReduceOp op : {ReduceOp::Sum, ReduceOp::Avg})
-          for (uint32_t ll : {0u, 16384u})
-            for (int64_t count : {int64_t(0), int64_t(61), int64_t(4099)}) {
-              size_t slot = 24 + 8 + 5 * dataTypeSize(type);
-              EXPECT_EQ(runAndCheck(ringAllReduce(n, 1, 2),
-                                    KernelKind::RingAllReduce, type, op, count,
-                                    options(slot, ll), /*slots=*/1,
-                                    /*perRank=*/false, devices),
-                        "");
-            }
+      ringOneSlotMatrix(n, {DataType::F32, DataType::BF16},
+                        {ReduceOp::Sum, ReduceOp::Avg}, /*perRank=*/false,
+                        devices);
 }
 
 TEST(EmulatorOnDevicesTest, DirectAllToAllAndAllGatherSeveralThreads) {
@@ -894,20 +901,9 @@ TEST(EmulatorAcrossHostsTest, RingAllReduce) {
   const std::vector<int32_t> layouts[] = {
       {0, 0, 1, 1}, {0, 1, 0, 1}, {0, 1, 2}, {5, 5}};
   for (const std::vector<int32_t> &hosts : layouts)
-    for (DataType type : {DataType::F32, DataType::BF16})
-      for (ReduceOp op : {ReduceOp::Sum, ReduceOp::Avg})
-        for (uint32_t ll : {0u, 16384u})
-          for (int64_t count : {int64_t(0), int64_t(61), int64_t(4099)}) {
-            // Slots of a few elements: many tiles and messages; one slot:
-            // fused instructions stage, and every network message waits
-            // for the previous one to be consumed.
-            size_t slot = 24 + 8 + 5 * dataTypeSize(type);
-            EXPECT_EQ(runAndCheck(ringAllReduce(int32_t(hosts.size()), 1, 2),
-                                  KernelKind::RingAllReduce, type, op, count,
-                                  options(slot, ll), /*slots=*/1,
-                                  /*perRank=*/true, {}, hosts),
-                      "");
-          }
+    ringOneSlotMatrix(int32_t(hosts.size()), {DataType::F32, DataType::BF16},
+                      {ReduceOp::Sum, ReduceOp::Avg}, /*perRank=*/true, {},
+                      hosts);
 }
 
 TEST(EmulatorAcrossHostsTest, DirectAllToAllAndAllGatherSeveralThreads) {
