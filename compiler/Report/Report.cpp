@@ -12,6 +12,9 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/Support/FormatVariadic.h"
 
+#include <set>
+#include <sstream>
+
 using namespace mlir;
 
 namespace collc {
@@ -222,12 +225,57 @@ static FunctionReport scheduleFunction(
   return report;
 }
 
+std::string describeChannelCap(const topo::Topology &topology,
+                               const sim::SimOptions &options, double &common) {
+  common = -1;
+  auto gbps = [](double bytes) {
+    std::ostringstream text;
+    text << bytes / 1e9 << " GB/s";
+    return text.str();
+  };
+  if (options.channelBandwidth) {
+    if (*options.channelBandwidth <= 0)
+      return "";
+    common = *options.channelBandwidth;
+    return "at most " + gbps(common) +
+           " of reads and writes (--channel-bandwidth)";
+  }
+  std::string models, uncapped;
+  size_t capped = 0;
+  for (const topo::GpuModel &model : topology.gpuModels()) {
+    if (model.channelBandwidth > 0) {
+      ++capped;
+      common = model.channelBandwidth;
+      models += (models.empty() ? "" : ", ") + model.name + " " +
+                gbps(model.channelBandwidth);
+    } else {
+      uncapped += (uncapped.empty() ? "" : ", ") + model.name;
+    }
+  }
+  if (!capped)
+    return "";
+  std::string text;
+  if (capped == 1 && uncapped.empty())
+    text = "at most " + gbps(common) +
+           " of reads and writes (channel_bandwidth_GBps of " +
+           topology.gpuModels().front().name;
+  else
+    text = "at most its GPU model's channel_bandwidth_GBps of reads and "
+           "writes (" +
+           models + (uncapped.empty() ? "" : "; not capped: " + uncapped);
+  if (capped > 1 || !uncapped.empty())
+    common = -1;
+  return text + "; --channel-bandwidth 0 lifts the cap)";
+}
+
 Report buildReport(ModuleOp module, const topo::Topology &topology,
                    const std::vector<CheckedCollective> &checked,
                    const Selector *selector, const ReportOptions &options) {
   Report report;
   report.topology = topology.name();
   report.ranks = topology.numGpus();
+  report.channelCap =
+      describeChannelCap(topology, options.simulation, report.channelBandwidth);
   report.verified = true;
   for (const CheckedCollective &c : checked) {
     const lowering::LoweredCollective &l = c.lowered;
@@ -250,6 +298,9 @@ Report buildReport(ModuleOp module, const topo::Topology &topology,
     }
     row.algorithm = l.algorithm->name;
     row.k = l.expand.chunksPerPart;
+    for (const auto &entry : l.chosenParams)
+      row.chosenParams.emplace_back(entry.getKey().str(), entry.getValue());
+    llvm::sort(row.chosenParams);
     row.choice = l.choice;
     row.verified = c.verified();
     row.raceCheckSkipped = c.verify.raceCheckSkipped;

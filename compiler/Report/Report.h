@@ -34,7 +34,10 @@ struct CollectiveRow {
   std::string algorithm;     ///< empty: not lowered (see note)
   unsigned chunks = 0;       ///< chunks per algorithm unit
   uint32_t k = 0;            ///< chunks per part of the expansion
-  std::string choice;        ///< why this algorithm
+  /// The parameters selection set (the channel count, e.g. rings = 8;
+  /// Choice::params), or none.
+  std::vector<std::pair<std::string, int64_t>> chosenParams;
+  std::string choice; ///< why this algorithm
   bool verified = false;
   /// Empty when sched-verify's race check ran (or races were ruled out);
   /// else why it did not (VerifyResult::raceCheckSkipped): the schedule is
@@ -80,6 +83,12 @@ struct FunctionReport {
 struct Report {
   std::string topology;
   int64_t ranks = 0;
+  /// How the simulator caps a channel (sim::channelCap): "" when it does
+  /// not, else e.g. "at most 37.5 GB/s of reads and writes per channel
+  /// (H100-SXM5-80GB channel_bandwidth_GBps)".
+  std::string channelCap;
+  /// The cap in bytes/s when one applies to every GPU alike, else -1.
+  double channelBandwidth = -1;
   bool verified = false;
   std::vector<CollectiveRow> collectives;
   std::vector<FunctionReport> functions;
@@ -91,6 +100,11 @@ struct ReportOptions {
   sim::SimOptions simulation;
   bool recordTimelines = false;
 };
+
+/// Report::channelCap for `topology` under `options`; `common` is set to
+/// Report::channelBandwidth.
+std::string describeChannelCap(const topo::Topology &topology,
+                               const sim::SimOptions &options, double &common);
 
 /// Builds the report of a lowered, checked module.
 Report buildReport(mlir::ModuleOp module, const topo::Topology &topology,

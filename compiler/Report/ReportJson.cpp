@@ -15,11 +15,22 @@ static json numberOrNull(double value) {
   return value < 0 ? json(nullptr) : json(value);
 }
 
+/// The channel count selection gave a candidate, as {"rings": 8}, or {}.
+static json chosenParams(const Candidate &candidate) {
+  json params = json::object();
+  if (candidate.channels > 0)
+    params[candidate.algorithm->channelParam] = candidate.channels;
+  return params;
+}
+
 std::string reportToJson(const Report &report) {
   json doc;
   doc["schema"] = "collc-report/1";
   doc["topology"] = report.topology;
   doc["ranks"] = report.ranks;
+  doc["channel_bandwidth_GBps"] = report.channelBandwidth < 0
+                                      ? json(nullptr)
+                                      : json(report.channelBandwidth / 1e9);
   doc["critical_path_us"] = report.criticalPathUs;
   doc["verified"] = report.verified;
   json collectives = json::array();
@@ -35,6 +46,10 @@ std::string reportToJson(const Report &report) {
         row.algorithm.empty() ? json(nullptr) : json(row.algorithm);
     c["chunks"] = row.algorithm.empty() ? json(nullptr) : json(row.chunks);
     c["chunks_per_part"] = row.algorithm.empty() ? json(nullptr) : json(row.k);
+    json chosen = json::object();
+    for (const auto &[name, value] : row.chosenParams)
+      chosen[name] = value;
+    c["chosen_params"] = chosen;
     c["choice"] = row.choice;
     c["verified"] = row.verified;
     c["race_check"] =
@@ -52,6 +67,7 @@ std::string reportToJson(const Report &report) {
     if (row.runnerUp)
       c["runner_up"] = {{"algorithm", row.runnerUp->algorithm->name},
                         {"chunks", row.runnerUp->chunks},
+                        {"chosen_params", chosenParams(*row.runnerUp)},
                         {"predicted_us", row.runnerUp->seconds * 1e6}};
     else
       c["runner_up"] = nullptr;
@@ -61,6 +77,7 @@ std::string reportToJson(const Report &report) {
       if (row.modelChoice)
         model = {{"algorithm", row.modelChoice->algorithm->name},
                  {"chunks", row.modelChoice->chunks},
+                 {"chosen_params", chosenParams(*row.modelChoice)},
                  {"predicted_us", row.modelChoice->seconds * 1e6},
                  {"measured_us", m.modelSeconds < 0
                                      ? json(nullptr)

@@ -36,6 +36,9 @@ void printReport(const Report &report, llvm::raw_ostream &os) {
   for (const FunctionReport &function : report.functions)
     for (const GraphNode &node : function.nodes)
       locationWidth = std::max(locationWidth, node.location.size());
+  if (!report.channelCap.empty())
+    os << "model: a channel (a thread block on a GPU) moves "
+       << report.channelCap << "\n";
   for (const FunctionReport &function : report.functions) {
     os << "func @" << function.name << "\n";
     os << llvm::formatv("  {0,-2} {1} {2,-14} {3,5} {4,11}  {5,-18} {6,5} "
@@ -66,18 +69,20 @@ void printReport(const Report &report, llvm::raw_ostream &os) {
       // Why: the choice, the runner-up, the bound.
       std::string why;
       if (!row.algorithm.empty()) {
-        why = "chose " + row.algorithm + " (" + row.choice + ", " +
+        std::string params;
+        for (const auto &[name, value] : row.chosenParams)
+          params += " " + name + "=" + std::to_string(value);
+        why = "chose " + row.algorithm + params + " (" + row.choice + ", " +
               (row.verified ? "verified" : "NOT verified") +
               (row.verified && !row.raceCheckSkipped.empty()
                    ? " except for races: race check " + row.raceCheckSkipped
                    : "") +
               ")";
         if (row.runnerUp)
-          why +=
-              llvm::formatv("; runner-up {0} x{1}: {2:F1} us",
-                            row.runnerUp->algorithm->name, row.runnerUp->chunks,
-                            row.runnerUp->seconds * 1e6)
-                  .str();
+          why += llvm::formatv("; runner-up {0}: {1:F1} us",
+                               candidateLabel(*row.runnerUp),
+                               row.runnerUp->seconds * 1e6)
+                     .str();
       }
       if (!row.note.empty())
         why += (why.empty() ? "" : "; ") + row.note;

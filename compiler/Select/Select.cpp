@@ -118,6 +118,41 @@ static bool scaledCopy(const sched::Program &b, const sched::Program &a) {
   return true;
 }
 
+std::string candidateLabel(const Candidate &candidate) {
+  std::string label =
+      candidate.algorithm->name + " x" + std::to_string(candidate.chunks);
+  if (candidate.channels > 0)
+    label += " " + candidate.algorithm->channelParam + "=" +
+             std::to_string(candidate.channels);
+  return label;
+}
+
+/// Whether selection chooses `algorithm`'s channel count for `lowered`:
+/// it has a channel parameter that --algo-param leaves free, and the
+/// topology caps a channel of one of the group's GPUs.
+static bool choosesChannels(const lowering::Algorithm &algorithm,
+                            const lowering::LoweredCollective &lowered,
+                            const topo::Topology &topology,
+                            const sim::SimOptions &options) {
+  if (algorithm.channelParam.empty() ||
+      lowered.userParams.count(algorithm.channelParam))
+    return false;
+  for (int32_t gpu : lowered.layout.meshRanks)
+    if (sim::channelCap(topology, gpu, options) > 0)
+      return true;
+  return false;
+}
+
+/// How many channels of `program` some rank gives an instruction.
+static uint32_t channelsWithWork(const sched::Program &program) {
+  uint32_t used = 0;
+  for (const sched::RankProgram &rank : program.ranks)
+    for (uint32_t c = 0; c < rank.channels.size(); ++c)
+      if (!rank.channels[c].instructions.empty())
+        used = std::max(used, c + 1);
+  return used;
+}
+
 /// "fastest of 12 simulated candidates, 23 more ruled out by a lower
 /// bound".
 static std::string whyText(const SelectionRecord &record) {
@@ -373,6 +408,9 @@ Selector::choose(const lowering::LoweredCollective &lowered,
     lowering::Choice choice;
     choice.algorithm = record.best->algorithm;
     choice.chunks = record.best->chunks;
+    if (record.best->channels > 0)
+      choice.params[record.best->algorithm->channelParam] =
+          record.best->channels;
     choice.why = whyText(record);
     return choice;
   }
@@ -409,46 +447,59 @@ Selector::choose(const lowering::LoweredCollective &lowered,
         return std::nullopt;
       }
     }
-    // This algorithm's first expansion. A larger chunk count whose program
-    // is the same instruction for instruction (opcodes, peers, buffers)
-    // with every range scaled by the chunk count moves the same fraction of
-    // the data in every instruction: it would simulate to the same time
-    // (e.g. schedules whose instructions all move the whole buffer), so it
-    // is not simulated again.
-    std::optional<sched::Program> first;
-    for (unsigned c : counts) {
-      Candidate candidate;
-      candidate.algorithm = algorithm;
-      candidate.chunks = c;
-      sched::ExpandOptions expand =
-          lowering::expandOptionsFor(*algorithm, lowered, c);
-      candidate.k = expand.chunksPerPart;
-      // Chunks smaller than an element pipeline nothing.
-      if (lowered.elementsPerRank > 0 &&
-          static_cast<int64_t>(expand.chunksPerPart) >
-              lowered.elementsPerRank &&
-          c > 1)
-        continue;
-      // Expansion errors of a library algorithm are recorded, not shown.
-      mlir::FailureOr<sched::Program> program =
-          expandQuietly(*algorithm, expand, &candidate.error);
-      if (failed(program)) {
+    // The channel counts to try (0: the algorithm's own).
+    std::vector<int64_t> channelCounts = {0};
+    if (choosesChannels(*algorithm, lowered, topology, simOptions))
+      channelCounts = options.channelCounts;
+    for (int64_t channels : channelCounts) {
+      // This algorithm's first expansion. A larger chunk count whose program
+      // is the same instruction for instruction (opcodes, peers, buffers)
+      // with every range scaled by the chunk count moves the same fraction of
+      // the data in every instruction: it would simulate to the same time
+      // (e.g. schedules whose instructions all move the whole buffer), so it
+      // is not simulated again.
+      std::optional<sched::Program> first;
+      for (unsigned c : counts) {
+        Candidate candidate;
+        candidate.algorithm = algorithm;
+        candidate.chunks = c;
+        candidate.channels = channels;
+        sched::ExpandOptions expand =
+            lowering::expandOptionsFor(*algorithm, lowered, c);
+        if (channels > 0)
+          expand.params[algorithm->channelParam] = channels;
+        candidate.k = expand.chunksPerPart;
+        // Chunks smaller than an element pipeline nothing.
+        if (lowered.elementsPerRank > 0 &&
+            static_cast<int64_t>(expand.chunksPerPart) >
+                lowered.elementsPerRank &&
+            c > 1)
+          continue;
+        // Expansion errors of a library algorithm are recorded, not shown.
+        mlir::FailureOr<sched::Program> program =
+            expandQuietly(*algorithm, expand, &candidate.error);
+        if (failed(program)) {
+          record.tried.push_back(candidate);
+          continue;
+        }
+        // More channels than the chunks give work to run as fewer would (a
+        // ring per chunk at most): that smaller count is tried too.
+        if (channels > 1 && channelsWithWork(*program) < uint32_t(channels))
+          continue;
+        // A schedule whose channels cannot all be resident at once could
+        // hang on a GPU (sched-verify's co-residency rule): not a candidate.
+        if (std::string crowded = tooManyChannels(*program); !crowded.empty()) {
+          candidate.error = crowded;
+          record.tried.push_back(candidate);
+          continue;
+        }
+        if (!first)
+          first = *program;
+        else if (scaledCopy(*program, *first))
+          continue;
         record.tried.push_back(candidate);
-        continue;
+        simulation.add(record.tried.size() - 1, std::move(*program));
       }
-      // A schedule whose channels cannot all be resident at once could
-      // hang on a GPU (sched-verify's co-residency rule): not a candidate.
-      if (std::string crowded = tooManyChannels(*program); !crowded.empty()) {
-        candidate.error = crowded;
-        record.tried.push_back(candidate);
-        continue;
-      }
-      if (!first)
-        first = *program;
-      else if (scaledCopy(*program, *first))
-        continue;
-      record.tried.push_back(candidate);
-      simulation.add(record.tried.size() - 1, std::move(*program));
     }
   }
   simulation.finish();
@@ -496,6 +547,8 @@ Selector::choose(const lowering::LoweredCollective &lowered,
   lowering::Choice choice;
   choice.algorithm = record.best->algorithm;
   choice.chunks = record.best->chunks;
+  if (record.best->channels > 0)
+    choice.params[record.best->algorithm->channelParam] = record.best->channels;
   choice.why = whyText(record);
   return choice;
 }
@@ -574,14 +627,26 @@ bool Selector::applyTuning(
   tuned.chunks = unsigned(std::max<int64_t>(1, fastest.chunksPerPart / unit));
   std::string expandError;
   std::optional<sched::Program> program;
-  {
+  // The channel counts selection tries are the ones the measured schedule
+  // may have been made with (collc --emit=candidates writes them all).
+  std::vector<int64_t> channelCounts = {0};
+  sim::SimOptions simOptions = options.simulation;
+  if (choosesChannels(*algorithm, lowered, topology, simOptions))
+    channelCounts = options.channelCounts;
+  for (int64_t channels : channelCounts) {
     sched::ExpandOptions expand =
         lowering::expandOptionsFor(*algorithm, lowered, tuned.chunks);
+    if (channels > 0)
+      expand.params[algorithm->channelParam] = channels;
     tuned.k = expand.chunksPerPart;
+    tuned.channels = channels;
     mlir::FailureOr<sched::Program> expanded =
         expandQuietly(*algorithm, expand, &expandError);
-    if (succeeded(expanded))
-      program = std::move(*expanded);
+    if (failed(expanded))
+      continue;
+    program = std::move(*expanded);
+    if (sched::fingerprint(*program) == fastest.fingerprint)
+      break;
   }
   if (!program || tuned.k != fastest.chunksPerPart ||
       sched::fingerprint(*program) != fastest.fingerprint) {
@@ -603,7 +668,8 @@ bool Selector::applyTuning(
     return false;
   }
   for (const Candidate &c : record.tried)
-    if (c.algorithm == tuned.algorithm && c.chunks == tuned.chunks)
+    if (c.algorithm == tuned.algorithm && c.chunks == tuned.chunks &&
+        c.channels == tuned.channels)
       tuned.seconds = c.seconds;
   std::string text =
       llvm::formatv("measured fastest: {0} per call at {1} bytes per rank, "
@@ -626,11 +692,24 @@ bool Selector::applyTuning(
   numbers.seconds = fastest.seconds;
   numbers.candidates = entry->candidates.size();
   if (record.best) {
-    text += "; the model's choice " + record.best->algorithm->name + " x" +
-            std::to_string(record.best->chunks);
+    text += "; the model's choice " + candidateLabel(*record.best);
+    std::optional<uint64_t> modelFingerprint;
+    {
+      sched::ExpandOptions expand = lowering::expandOptionsFor(
+          *record.best->algorithm, lowered, record.best->chunks);
+      if (record.best->channels > 0)
+        expand.params[record.best->algorithm->channelParam] =
+            record.best->channels;
+      std::string ignored;
+      mlir::FailureOr<sched::Program> expanded =
+          expandQuietly(*record.best->algorithm, expand, &ignored);
+      if (succeeded(expanded))
+        modelFingerprint = sched::fingerprint(*expanded);
+    }
     for (const collrt::TuningCandidate &c : entry->candidates)
       if (c.algorithm == record.best->algorithm->name &&
-          c.chunksPerPart == record.best->k)
+          c.chunksPerPart == record.best->k &&
+          (!modelFingerprint || c.fingerprint == *modelFingerprint))
         numbers.modelSeconds = c.seconds;
     text += numbers.modelSeconds >= 0
                 ? " measured " + microseconds(numbers.modelSeconds)

@@ -26,12 +26,19 @@ struct Candidate {
   const lowering::Algorithm *algorithm = nullptr;
   unsigned chunks = 1; ///< chunks per algorithm unit
   uint32_t k = 1;      ///< chunks per part it expands with
+  /// The value selection gave the algorithm's channel parameter
+  /// (Algorithm::channelParam, e.g. rings), or 0 when it did not choose one
+  /// (no channel cap, no such parameter, or --algo-param set it).
+  int64_t channels = 0;
   double seconds = -1; ///< predicted time; -1 when it could not run
   std::string error;   ///< why it could not be expanded or simulated
   /// For a user's algorithm that could not be simulated: what sched-verify
   /// says of it (the wait-for cycle of a deadlock, a wrong result).
   std::vector<std::string> verifierMessages;
 };
+
+/// "ring x4", or "ring x4 rings=8" when selection chose the channel count.
+std::string candidateLabel(const Candidate &candidate);
 
 /// What selection did for one collective.
 struct SelectionRecord {
@@ -67,6 +74,12 @@ struct SelectionRecord {
 struct SelectOptions {
   /// Chunks per algorithm unit to try when --chunks does not fix them.
   std::vector<unsigned> chunkCounts = {1, 2, 4, 8, 16};
+  /// Values tried for an algorithm's channel parameter (collc.channel_param)
+  /// where the topology caps what one channel of the group's GPUs moves
+  /// (sim::channelCap) and --algo-param does not set it. Without a cap the
+  /// model gives more channels nothing to gain but connection slots, so
+  /// the algorithm's default is used.
+  std::vector<int64_t> channelCounts = {1, 2, 4, 8, 16};
   sim::SimOptions simulation;
   /// Whether candidates whose quickLowerBound shows they can be neither the
   /// fastest nor the runner-up are skipped (collc --select-prune). The

@@ -164,9 +164,12 @@ void Engine::beginTransfers(uint32_t s, double now) {
   int64_t bytes = index_.bytes(index_.id(s, pc_[s]));
   uint8_t pending = 0;
   double memory = options_.chargeMemory ? memoryFactor(in) * bytes : 0;
+  uint32_t channel =
+      machine_.channelResource.empty() ? kNone : machine_.channelResource[s];
   if (memory > 0) {
-    uint32_t resource = machine_.memoryResource[rank];
-    network_.start(streams_ + s, &resource, 1, memory, now);
+    uint32_t resources[2] = {machine_.memoryResource[rank], channel};
+    network_.start(streams_ + s, resources, channel == kNone ? 1 : 2, memory,
+                   now);
     result_.memoryBytes[rank] += memory;
     ++pending;
   }
@@ -177,9 +180,9 @@ void Engine::beginTransfers(uint32_t s, double now) {
       result_.linkBytes[route.links[hop]] += double(bytes);
     double latency = route.latency;
     routeLatency_[s] = latency;
-    if (route.count && bytes > 0 && machine_.firstChannelResource != kNone) {
+    if (route.count && bytes > 0 && channel != kNone) {
       route_.assign(route.links, route.links + route.count);
-      route_.push_back(machine_.firstChannelResource + s);
+      route_.push_back(channel);
       network_.start(s, route_.data(), uint32_t(route_.size()), double(bytes),
                      now);
       ++pending;

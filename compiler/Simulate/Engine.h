@@ -30,9 +30,10 @@ struct Machine {
   /// Per group rank: its GPU device and the resource of its memory.
   std::vector<topo::DeviceId> device;
   std::vector<uint32_t> memoryResource;
-  /// The resource of stream 0's thread block (stream s: + s), or kNone
-  /// when channels are not capped (SimOptions::channelBandwidth).
-  uint32_t firstChannelResource = kNone;
+  /// Per stream: the resource of its thread block, or kNone when its
+  /// channel is not capped (SimOptions::channelBandwidth). Empty when no
+  /// channel is.
+  std::vector<uint32_t> channelResource;
   /// Capacities of all resources: the links, the GPUs' memories, then the
   /// streams' thread blocks.
   std::vector<double> capacity;

@@ -36,8 +36,8 @@ std::string checkArguments(const sched::Program &program, int64_t inputElements,
     return "connectionSlots must be at least 1";
   if (!(options.protocolEfficiency > 0 && options.protocolEfficiency <= 1))
     return "protocolEfficiency must be in (0, 1]";
-  if (!(options.channelBandwidth >= 0) ||
-      !std::isfinite(options.channelBandwidth))
+  if (options.channelBandwidth && (!(*options.channelBandwidth >= 0) ||
+                                   !std::isfinite(*options.channelBandwidth)))
     return "channelBandwidth must be a finite number of bytes/s >= 0";
   for (const LinkTypeOverride &o : options.linkOverrides) {
     bool known = false;
@@ -53,9 +53,20 @@ std::string checkArguments(const sched::Program &program, int64_t inputElements,
   return "";
 }
 
+} // namespace
+
+double channelCap(const topo::Topology &topology, int gpu,
+                  const SimOptions &options) {
+  if (options.channelBandwidth)
+    return *options.channelBandwidth;
+  return topology.gpuModel(gpu).channelBandwidth;
+}
+
+namespace {
+
 Machine buildMachine(const topo::Topology &topology,
-                     const std::vector<int> &gpuOfRank, uint32_t streams,
-                     const SimOptions &options) {
+                     const std::vector<int> &gpuOfRank,
+                     const ProgramIndex &index, const SimOptions &options) {
   Machine machine;
   machine.topology = &topology;
   for (const topo::Link &link : topology.links()) {
@@ -80,10 +91,13 @@ Machine buildMachine(const topo::Topology &topology,
     machine.device.push_back(topology.gpu(gpu));
     machine.memoryResource.push_back(uint32_t(firstMemory + size_t(gpu)));
   }
-  if (options.channelBandwidth > 0) {
-    machine.firstChannelResource = uint32_t(machine.capacity.size());
-    machine.capacity.resize(machine.capacity.size() + streams,
-                            options.channelBandwidth);
+  for (uint32_t s = 0; s < index.streamCount(); ++s) {
+    double cap = channelCap(topology, gpuOfRank[index.rankOf(s)], options);
+    if (cap <= 0)
+      continue;
+    machine.channelResource.resize(index.streamCount(), kNone);
+    machine.channelResource[s] = uint32_t(machine.capacity.size());
+    machine.capacity.push_back(cap);
   }
   return machine;
 }
@@ -107,8 +121,7 @@ SimResult simulate(const sched::Program &program, int64_t inputElements,
     return result;
 
   ProgramIndex index(program, inputElements, elementBytes);
-  Machine machine =
-      buildMachine(topology, gpuOfRank, index.streamCount(), options);
+  Machine machine = buildMachine(topology, gpuOfRank, index, options);
   size_t links = topology.links().size();
   result.rankFinish.assign(size_t(program.numRanks), 0);
   result.memoryBytes.assign(size_t(program.numRanks), 0);

@@ -53,13 +53,16 @@ struct SimOptions {
   /// overhead: 1.0 (default) for NCCL's Simple protocol, about 0.5 for LL
   /// (8-byte flag per 8-byte payload) and 120/128 for LL128. In (0, 1].
   double protocolEfficiency = 1.0;
-  /// Bytes per second one channel (a thread block) can push into the
-  /// network: a cap on each send's rate. 0 (default): no cap, one channel
-  /// fills any link alone. The design's runtime target is at least 28 GB/s
-  /// per CTA, so that 16 CTAs fill an H100's 450 GB/s of NVLink as NCCL's 16
-  /// channels do (a plain copy kernel gives about 19 GB/s). Memory work is
-  /// not capped.
-  double channelBandwidth = 0;
+  /// Bytes per second one channel (a thread block) reads and writes: its
+  /// sends' network transfers and its instructions' memory work share it
+  /// (a copy of B bytes is 2B of it; a send, B read and B sent). Unset
+  /// (default): each rank's GPU model's channel_bandwidth_GBps, and no cap
+  /// where the topology gives none; 0: no cap, one channel fills any link
+  /// alone; > 0: this cap on every channel. A plain vectorized copy kernel
+  /// moves 0.6 TB/s with 16 thread blocks on an H200 (issue 6), 37.5 GB/s
+  /// per block; the design's runtime target is 28 GB/s of payload (56 of
+  /// traffic) per block, so that 16 fill an H100's 450 GB/s of NVLink.
+  std::optional<double> channelBandwidth;
   /// Whether copies and reductions (and the reads of a send, the writes of a
   /// recv) cost GPU memory time: bytes read plus bytes written over the
   /// GPU's memory bandwidth, shared by all channels of the GPU. Default yes.
@@ -143,6 +146,12 @@ struct SimResult {
   uint64_t batches = 0;
   uint64_t rateComputations = 0;
 };
+
+/// What one channel of topology rank `gpu` may move per second under
+/// `options` (SimOptions::channelBandwidth, else the GPU model's
+/// channel_bandwidth_GBps); 0: not capped.
+double channelCap(const topo::Topology &topology, int gpu,
+                  const SimOptions &options);
 
 /// Simulates `program` for a message of `inputElements` elements of
 /// `elementBytes` bytes per rank (the size of each rank's input buffer).

@@ -57,6 +57,7 @@ SweepRow makeRow(const Compiled &compiled, const ProgramSpec &spec,
     row.bytes = r.bytesPerRank;
     row.algorithm = r.algorithm;
     row.chunks = r.chunks;
+    row.chosenParams = r.chosenParams;
     row.predictedUs = r.predictedUs;
     row.algbwGBps = r.algbwGBps;
     row.busbwGBps = r.busbwGBps;
@@ -119,6 +120,8 @@ runSweep(MLIRContext &context, const ProgramSpec &spec, const ByteSizes &sizes,
   result.spec = spec;
   result.topology = topology.name();
   result.machine = describeMachine(topology);
+  result.channelCap = describeChannelCap(topology, options.select.simulation,
+                                         result.channelBandwidth);
   result.sizes = sizes;
   result.granule = sizeGranule(spec);
   result.baselines = baselinesFor(spec.collective, result.noBaseline);
@@ -182,6 +185,9 @@ void printSweep(const SweepResult &result, llvm::raw_ostream &os) {
     os << ", " << result.skipped.size() << " skipped";
   os << "); simulated; algbw, busbw in GB/s as nccl-tests; eff = bound / "
         "time\n";
+  if (!result.channelCap.empty())
+    os << "model: a channel (a thread block on a GPU) moves "
+       << result.channelCap << "\n";
   os << "baselines on the same model:";
   for (size_t b = 0; b < result.baselines.size(); ++b)
     os << (b ? "," : "") << " " << result.baselines[b].column << " = "
@@ -214,11 +220,14 @@ void printSweep(const SweepResult &result, llvm::raw_ostream &os) {
         row.efficiency < 0
             ? std::string("-")
             : llvm::formatv("{0:F0}%", row.efficiency * 100).str();
+    std::string params;
+    for (const auto &[name, value] : row.chosenParams)
+      params += " " + name + "=" + std::to_string(value);
     std::string line =
         llvm::formatv(
             "{0,11}  {1,-20} {2,6} {3,11} {4,8} {5,8} {6,11} {7,5}",
             formatBytes(row.bytes) + (rounded ? "*" : ""),
-            row.algorithm.empty() ? "-" : row.algorithm,
+            row.algorithm.empty() ? "-" : row.algorithm + params,
             row.algorithm.empty() ? std::string("-")
                                   : std::to_string(row.chunks),
             orDash(row.predictedUs, "{0:F1}"), orDash(row.algbwGBps, "{0:F2}"),
@@ -297,6 +306,9 @@ std::string sweepToJson(const SweepResult &result) {
         {{"name", b.column}, {"label", b.label}, {"algorithm", b.algorithm}});
   doc["baselines"] = std::move(baselines);
   doc["no_baseline"] = result.noBaseline;
+  doc["channel_bandwidth_GBps"] = result.channelBandwidth < 0
+                                      ? json(nullptr)
+                                      : json(result.channelBandwidth / 1e9);
   json skipped = json::array();
   for (int64_t s : result.skipped)
     skipped.push_back(s);
@@ -309,6 +321,10 @@ std::string sweepToJson(const SweepResult &result) {
     entry["algorithm"] =
         row.algorithm.empty() ? json(nullptr) : json(row.algorithm);
     entry["chunks"] = row.algorithm.empty() ? json(nullptr) : json(row.chunks);
+    json chosen = json::object();
+    for (const auto &[name, value] : row.chosenParams)
+      chosen[name] = value;
+    entry["chosen_params"] = std::move(chosen);
     entry["predicted_us"] = numberOrNull(row.predictedUs);
     entry["algbw_GBps"] = numberOrNull(row.algbwGBps);
     entry["busbw_GBps"] = numberOrNull(row.busbwGBps);

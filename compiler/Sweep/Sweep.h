@@ -32,6 +32,9 @@ struct SweepRow {
   int64_t bytes = 0; ///< per rank, after rounding down to the granule
   std::string algorithm;
   unsigned chunks = 0;
+  /// What selection set besides the chunks (the channel count), as in
+  /// CollectiveRow::chosenParams.
+  std::vector<std::pair<std::string, int64_t>> chosenParams;
   double predictedUs = -1;
   double algbwGBps = -1, busbwGBps = -1;
   double boundUs = -1;
@@ -46,6 +49,9 @@ struct SweepResult {
   ProgramSpec spec;
   std::string topology; ///< its name
   std::string machine;  ///< "64 GPUs: 8 nodes x 8"
+  /// Report::channelCap and channelBandwidth of the simulation.
+  std::string channelCap;
+  double channelBandwidth = -1;
   ByteSizes sizes;
   int64_t granule = 1;
   std::vector<BaselineSpec> baselines;

@@ -52,6 +52,12 @@ struct GpuModel {
   std::string name;
   double memoryBytes = 0;
   double memoryBandwidth = 0; ///< Bytes per second.
+  /// Bytes per second one thread block (a schedule's channel) reads and
+  /// writes: what one channel of this GPU can move, counted as memory
+  /// traffic (a copy of B bytes is 2B: read and written; a send of B is B
+  /// read here and B written at the peer). 0: not given (channels are not
+  /// capped). "channel_bandwidth_GBps" in the file.
+  double channelBandwidth = 0;
   /// Dense peak FLOP/s per dtype ("f64", "f32", "tf32", "bf16", "f16", "f8",
   /// "i8"); only the dtypes the file gives.
   std::map<std::string, double> peakFlops;

@@ -43,15 +43,18 @@ void parseGpuModels(const ObjectReader &top, TopologySpec &spec,
   std::string path = top.pathOf("gpu_models");
   for (const auto &[name, value] :
        readObject(top.required("gpu_models"), path)) {
-    ObjectReader entry(
-        value, childPath(path, name),
-        {"memory_GiB", "memory_bandwidth_GBps", "peak_TFLOPS", "description"});
+    ObjectReader entry(value, childPath(path, name),
+                       {"memory_GiB", "memory_bandwidth_GBps",
+                        "channel_bandwidth_GBps", "peak_TFLOPS",
+                        "description"});
     if (name.empty())
       fail(entry.path(), "a GPU model name must not be empty");
     GpuModel model;
     model.name = name;
     model.memoryBytes = entry.positive("memory_GiB") * 1073741824.0;
     model.memoryBandwidth = entry.positive("memory_bandwidth_GBps") * 1e9;
+    if (entry.has("channel_bandwidth_GBps"))
+      model.channelBandwidth = entry.positive("channel_bandwidth_GBps") * 1e9;
     std::vector<std::string> dtypes(std::begin(kDtypes), std::end(kDtypes));
     ObjectReader peaks(entry.required("peak_TFLOPS"),
                        entry.pathOf("peak_TFLOPS"), dtypes, "");

@@ -48,9 +48,13 @@ std::string perNode(const Topology &topology, Fn describe) {
 }
 
 std::string describeModel(const GpuModel &model) {
-  std::string text = model.name + ", " +
-                     number(model.memoryBytes / 1073741824.0) + " GiB, " +
-                     gigabytes(model.memoryBandwidth) + ", peak TFLOPS";
+  std::string text =
+      model.name + ", " + number(model.memoryBytes / 1073741824.0) + " GiB, " +
+      gigabytes(model.memoryBandwidth) +
+      (model.channelBandwidth > 0
+           ? " (" + gigabytes(model.channelBandwidth) + " per channel)"
+           : "") +
+      ", peak TFLOPS";
   bool first = true;
   for (const char *dtype : {"f64", "f32", "tf32", "bf16", "f16", "f8", "i8"}) {
     auto it = model.peakFlops.find(dtype);

@@ -92,6 +92,19 @@ FailureOr<Algorithm> describeAlgorithm(sched::ScheduleOp schedule,
                                "reads the node size from a parameter "
                                "gpus_per_node, which it does not have");
   }
+  if (Attribute channels = schedule->getAttr("collc.channel_param")) {
+    auto s = dyn_cast<StringAttr>(channels);
+    DictionaryAttr params = schedule.getParamsAttr();
+    if (!s)
+      return emitScheduleError(schedule,
+                               "collc.channel_param must be a string: the "
+                               "name of the parameter that sets the channel "
+                               "count");
+    if (!params || !params.get(s.getValue()))
+      return emitScheduleError(schedule, "collc.channel_param names '")
+             << s.getValue() << "', which is not a parameter";
+    algorithm.channelParam = s.str();
+  }
   if (auto v = schedule->getAttrOfType<StringAttr>("collc.volume"))
     algorithm.volume = v.str();
   if (auto s = schedule->getAttrOfType<StringAttr>("collc.steps"))

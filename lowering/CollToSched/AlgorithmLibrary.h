@@ -16,6 +16,11 @@
 //       "nodes": the group spans at least two nodes, with the same number
 //       (at least two) of consecutive group ranks on each; the algorithm
 //       reads that number from its `gpus_per_node` parameter.
+//   collc.channel_param = "rings"
+//       the parameter that sets how many channels (thread blocks on a GPU)
+//       the schedule runs in parallel. Where the topology caps what one
+//       channel moves (channel_bandwidth_GBps), selection tries it at
+//       1, 2, 4, 8 and 16 unless --algo-param sets it.
 //   collc.volume = "2 (n-1)/n M", collc.steps = "2 (n-1)"   (documentation)
 //
 //===----------------------------------------------------------------------===//
@@ -47,6 +52,9 @@ struct Algorithm {
   bool needsNodes = false;
   std::string volume; ///< bytes sent per rank, as a formula of n and M
   std::string steps;  ///< number of steps, as a formula of n
+  /// See collc.channel_param above: the parameter that sets the channel
+  /// count, or empty.
+  std::string channelParam;
   std::string description;
   bool builtin = true;
 };

@@ -126,6 +126,9 @@ sched::ExpandOptions expandOptionsFor(const Algorithm &algorithm,
   for (const auto &entry : lowered.userParams)
     if (hasParam(entry.getKey()))
       options.params[entry.getKey()] = entry.getValue();
+  if (&algorithm == lowered.algorithm)
+    for (const auto &entry : lowered.chosenParams)
+      options.params[entry.getKey()] = entry.getValue();
   if (hasParam("root"))
     if (auto root = lowered.op->getAttrOfType<IntegerAttr>("root"))
       options.params["root"] = root.getInt();
@@ -310,6 +313,7 @@ lowerCollectives(ModuleOp module, const AlgorithmLibrary &library,
       }
     }
     l.algorithm = choice->algorithm;
+    l.chosenParams = choice->params;
     l.choice = choice->why;
     chunks = choice->chunks;
     // Copy the schedule into the module under a unique name and link it.

@@ -31,6 +31,9 @@ struct LoweredCollective;
 struct Choice {
   const Algorithm *algorithm = nullptr;
   unsigned chunks = 1; ///< chunks per algorithm unit
+  /// Parameters the chooser set (the channel count of
+  /// Algorithm::channelParam), applied after --algo-param's.
+  llvm::StringMap<int64_t> params;
   std::string why;
 };
 
@@ -77,6 +80,8 @@ struct LoweredCollective {
   sched::ScheduleOp schedule; ///< the copy in the module
   /// --algo-param values, applied to the algorithms that declare them.
   llvm::StringMap<int64_t> userParams;
+  /// Parameters the chooser set for the chosen algorithm (Choice::params).
+  llvm::StringMap<int64_t> chosenParams;
   sched::ExpandOptions expand;
 };
 

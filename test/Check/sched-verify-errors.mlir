@@ -38,6 +38,27 @@ sched.schedule @bad_requires collective = all_reduce algorithm = "one"
   }
 }
 
+// -----
+
+// collc.channel_param must name a declared parameter, as a string.
+// expected-error @+1 {{collc.channel_param names 'rings', which is not a parameter}}
+sched.schedule @bad_channels collective = all_reduce algorithm = "one"
+    group_size = 1 attributes {collc.channel_param = "rings"} {
+  sched.channel 0 {
+    sched.copy src = input[0] dst = output[0] count = k
+  }
+}
+
+// -----
+
+// expected-error @+1 {{collc.channel_param must be a string: the name of the parameter that sets the channel count}}
+sched.schedule @bad_channels_type collective = all_reduce algorithm = "one"
+    group_size = 1 attributes {collc.channel_param = 4} params = {rings = 1} {
+  sched.channel 0 {
+    sched.copy src = input[0] dst = output[0] count = k
+  }
+}
+
 // Options: errors at the module, naming the option.
 // RUN: not collc-opt %S/Inputs/ring-all-gather.mlir --sched-verify="group-sizes=3 params=gpus_per_node" -o /dev/null 2>&1 | FileCheck %s --check-prefix=PARAMS
 // PARAMS: error: sched-verify: params: 'gpus_per_node' is not name=integer

@@ -46,6 +46,7 @@
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cmath>
 #include <cstdlib>
 #include <map>
 #include <sstream>
@@ -184,6 +185,15 @@ static cl::opt<unsigned> selectThreads(
              "host's cores, at most 8; 1: only the main thread). The answer "
              "never depends on it"),
     cl::value_desc("N"), cl::init(0), cl::cat(collcCategory));
+
+static cl::opt<std::string> channelBandwidthOption(
+    "channel-bandwidth",
+    cl::desc("GB/s one channel (a thread block on a GPU) reads and writes, "
+             "for the simulator: 0 turns the cap off (default: each GPU "
+             "model's channel_bandwidth_GBps in the topology, no cap where "
+             "it gives none). Where channels are capped, selection also "
+             "chooses an algorithm's channel count (docs/simulator.md)"),
+    cl::value_desc("GBPS"), cl::cat(collcCategory));
 
 static cl::opt<std::string> tuningFile(
     "tuning",
@@ -422,8 +432,10 @@ static void printVolumes(const std::vector<collc::CheckedCollective> &checked,
     const collc::lowering::LoweredCollective &l = c.lowered;
     std::string location = collc::formatLocation(l.op->getLoc());
     os << sched::collectiveName(l.collective) << " at " << location << ": "
-       << l.algorithm->name << ", n = " << l.layout.size
-       << ", k = " << l.expand.chunksPerPart;
+       << l.algorithm->name;
+    for (const auto &entry : l.chosenParams)
+      os << " " << entry.getKey() << "=" << entry.getValue();
+    os << ", n = " << l.layout.size << ", k = " << l.expand.chunksPerPart;
     if (l.elementsPerRank < 0) {
       os << ": sizes known only at run time\n";
       continue;
@@ -775,8 +787,10 @@ checkGeneratedOptions(const collc::topo::Topology &topology) {
 
 /// --emit=candidates: one plan per candidate schedule of the generated
 /// collective (each applicable algorithm of the library, with --chunks or
-/// 1, 2 and 4 chunks per unit) into the directory -o DIR, the same program
-/// only once, for collc-run --tuning (docs/tuning.md). A candidate collc
+/// 1, 2 and 4 chunks per unit; where the topology caps a channel, each
+/// channel count C of an algorithm that has one, with C chunks per unit
+/// too) into the directory -o DIR, the same program only once, for
+/// collc-run --tuning (docs/tuning.md). A candidate collc
 /// cannot compile (not applicable, an explicit schedule's other chunk
 /// count) is named with the reason and left out.
 static int emitCandidates(MLIRContext &context, const Generated &generated,
@@ -811,80 +825,123 @@ static int emitCandidates(MLIRContext &context, const Generated &generated,
                                      : std::vector<unsigned>{1, 2, 4};
   std::map<uint64_t, std::string> written; // fingerprint -> file
   size_t tried = 0;
+  // Where the topology caps a channel's rate, an algorithm's channel count
+  // is a choice (as in selection): each count is a candidate, unless
+  // --algo-param sets it.
+  bool capped = false;
+  for (int gpu = 0; gpu < topology.numGpus(); ++gpu)
+    capped |=
+        collc::sim::channelCap(topology, gpu, options.select.simulation) > 0;
   for (const collc::lowering::Algorithm *algorithm :
        library.forCollective(collective)) {
-    for (unsigned chunks : counts) {
-      ++tried;
-      std::string label = algorithm->name + " x" + std::to_string(chunks);
-      collc::sweep::CompileOptions o = options;
-      o.algo = name + "=" + algorithm->name;
-      o.chunks = chunks;
-      // Why a candidate does not compile is said in one line, not as the
-      // diagnostics of a compilation the user did not ask for.
-      std::string why;
-      mlir::FailureOr<std::unique_ptr<collc::sweep::Compiled>> compiled =
-          mlir::failure();
-      // The compiled collectives point into the module: it lives as long.
-      OwningOpRef<ModuleOp> module;
-      {
-        ScopedDiagnosticHandler quiet(&context, [&](Diagnostic &diag) {
-          if (why.empty() && diag.getSeverity() == DiagnosticSeverity::Error)
-            why = diag.str();
-          return success();
-        });
-        module = collc::sweep::parseProgram(context, text,
-                                            std::string(name) + ".mlir");
-        if (module)
-          compiled = collc::sweep::compileModule(
-              *module, topology, topologyName, topologyPath, library, o);
+    bool userSetsChannels = false;
+    llvm::SmallVector<llvm::StringRef> items;
+    llvm::StringRef(options.params).split(items, ',');
+    for (llvm::StringRef item : items)
+      userSetsChannels |=
+          item.split('=').first.trim() == algorithm->channelParam;
+    std::vector<int64_t> channelCounts = {0};
+    if (capped && !algorithm->channelParam.empty() && !userSetsChannels)
+      channelCounts = options.select.channelCounts;
+    for (int64_t channels : channelCounts) {
+      // C channels need C chunks per unit to all have work: that count too.
+      std::vector<unsigned> chunkCounts = counts;
+      if (channels > 0 && !options.chunks &&
+          !llvm::is_contained(chunkCounts, unsigned(channels)))
+        chunkCounts.push_back(unsigned(channels));
+      for (unsigned chunks : chunkCounts) {
+        ++tried;
+        std::string label = algorithm->name + " x" + std::to_string(chunks);
+        collc::sweep::CompileOptions o = options;
+        o.algo = name + "=" + algorithm->name;
+        o.chunks = chunks;
+        if (channels > 0) {
+          std::string param =
+              algorithm->channelParam + "=" + std::to_string(channels);
+          label += " " + param;
+          o.params += (o.params.empty() ? "" : ",") + param;
+        }
+        // Why a candidate does not compile is said in one line, not as the
+        // diagnostics of a compilation the user did not ask for.
+        std::string why;
+        mlir::FailureOr<std::unique_ptr<collc::sweep::Compiled>> compiled =
+            mlir::failure();
+        // The compiled collectives point into the module: it lives as long.
+        OwningOpRef<ModuleOp> module;
+        {
+          ScopedDiagnosticHandler quiet(&context, [&](Diagnostic &diag) {
+            if (why.empty() && diag.getSeverity() == DiagnosticSeverity::Error)
+              why = diag.str();
+            return success();
+          });
+          module = collc::sweep::parseProgram(context, text,
+                                              std::string(name) + ".mlir");
+          if (module)
+            compiled = collc::sweep::compileModule(
+                *module, topology, topologyName, topologyPath, library, o);
+        }
+        collrt::Plan plan;
+        std::vector<std::string> errors;
+        if (succeeded(compiled) &&
+            !collc::buildPlan((*compiled)->checked,
+                              planOptions(topologyName, generatedBy), plan,
+                              errors))
+          why = errors.empty() ? "no plan" : errors.front();
+        if (failed(compiled) || !why.empty()) {
+          llvm::outs() << "  " << label << ": left out: "
+                       << (why.empty() ? "it did not compile" : why) << "\n";
+          continue;
+        }
+        const sched::Program &program = plan.collectives.front().program;
+        uint32_t busy = 0;
+        for (const sched::RankProgram &rank : program.ranks)
+          busy = std::max(busy, rank.channelsInUse());
+        if (channels > 1 && busy < uint64_t(channels)) {
+          llvm::outs() << "  " << label << ": left out: only " << busy
+                       << " of its channels get a chunk at k = "
+                       << program.chunksPerPart
+                       << " (fewer channels run the same)\n";
+          continue;
+        }
+        uint64_t fp = sched::fingerprint(program);
+        if (auto it = written.find(fp); it != written.end()) {
+          llvm::outs() << "  " << label << ": left out: the same program as "
+                       << it->second << "\n";
+          continue;
+        }
+        std::string file = algorithm->name;
+        for (char &c : file)
+          if (c == '/' || c == ' ')
+            c = '_';
+        file = outputFilename + "/" + file + "-x" + std::to_string(chunks) +
+               (channels > 0
+                    ? "-" + algorithm->channelParam + std::to_string(channels)
+                    : std::string()) +
+               ".plan.json";
+        std::string kernels;
+        if (!candidateKernelsOption.empty()) {
+          // The candidate's kernels, before its plan: a plan is written only
+          // with them.
+          bool fatbin = candidateKernelsOption == "fatbin";
+          std::string code;
+          if (!emitCudaKernels((*compiled)->checked, topologyName, generatedBy,
+                               fatbin, code))
+            return fail(label + ": its kernels (above)");
+          kernels =
+              file.substr(0, file.size() - std::string(".plan.json").size()) +
+              (fatbin ? ".fatbin" : ".cu");
+          if (!writeFileAtomically(kernels, code))
+            return 1;
+        }
+        collrt::Status saved = collrt::savePlanFile(file, plan);
+        if (!saved.ok())
+          return fail(saved.message());
+        written[fp] = file;
+        llvm::outs() << "  " << label
+                     << " (k=" << plan.collectives.front().program.chunksPerPart
+                     << "): " << file << (kernels.empty() ? "" : ", " + kernels)
+                     << "\n";
       }
-      collrt::Plan plan;
-      std::vector<std::string> errors;
-      if (succeeded(compiled) &&
-          !collc::buildPlan((*compiled)->checked,
-                            planOptions(topologyName, generatedBy), plan,
-                            errors))
-        why = errors.empty() ? "no plan" : errors.front();
-      if (failed(compiled) || !why.empty()) {
-        llvm::outs() << "  " << label << ": left out: "
-                     << (why.empty() ? "it did not compile" : why) << "\n";
-        continue;
-      }
-      uint64_t fp = sched::fingerprint(plan.collectives.front().program);
-      if (auto it = written.find(fp); it != written.end()) {
-        llvm::outs() << "  " << label << ": left out: the same program as "
-                     << it->second << "\n";
-        continue;
-      }
-      std::string file = algorithm->name;
-      for (char &c : file)
-        if (c == '/' || c == ' ')
-          c = '_';
-      file = outputFilename + "/" + file + "-x" + std::to_string(chunks) +
-             ".plan.json";
-      std::string kernels;
-      if (!candidateKernelsOption.empty()) {
-        // The candidate's kernels, before its plan: a plan is written only
-        // with them.
-        bool fatbin = candidateKernelsOption == "fatbin";
-        std::string code;
-        if (!emitCudaKernels((*compiled)->checked, topologyName, generatedBy,
-                             fatbin, code))
-          return fail(label + ": its kernels (above)");
-        kernels =
-            file.substr(0, file.size() - std::string(".plan.json").size()) +
-            (fatbin ? ".fatbin" : ".cu");
-        if (!writeFileAtomically(kernels, code))
-          return 1;
-      }
-      collrt::Status saved = collrt::savePlanFile(file, plan);
-      if (!saved.ok())
-        return fail(saved.message());
-      written[fp] = file;
-      llvm::outs() << "  " << label
-                   << " (k=" << plan.collectives.front().program.chunksPerPart
-                   << "): " << file << (kernels.empty() ? "" : ", " + kernels)
-                   << "\n";
     }
   }
   llvm::outs() << "collc: " << written.size() << " candidate plan(s) of "
@@ -1112,6 +1169,17 @@ static int run() {
   compileOptions.recordTimelines = !traceFile.empty();
   compileOptions.select.prune = selectPrune;
   compileOptions.select.threads = selectThreads;
+  if (channelBandwidthOption.getNumOccurrences()) {
+    double gbps = 0;
+    if (llvm::StringRef(channelBandwidthOption).trim().getAsDouble(gbps) ||
+        !std::isfinite(gbps) || gbps < 0) {
+      llvm::errs() << "collc: error: --channel-bandwidth: '"
+                   << channelBandwidthOption
+                   << "' is not a number of GB/s >= 0 (0: no cap)\n";
+      return 1;
+    }
+    compileOptions.select.simulation.channelBandwidth = gbps * 1e9;
+  }
   if (!tuningFile.empty()) {
     auto table = std::make_shared<collrt::TuningTable>();
     collrt::Status loaded = collrt::loadTuningFile(tuningFile, table.get());

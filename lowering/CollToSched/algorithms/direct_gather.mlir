@@ -9,7 +9,7 @@
 sched.schedule @direct_gather collective = gather algorithm = "direct"
     attributes {collc.chunk_unit = 1,
                 collc.volume = "M (every rank but the root); the root receives (n-1) M",
-                collc.steps = "1"}
+                collc.steps = "1", collc.channel_param = "channels"}
     params = {channels = 8, root = 0} root = root
     description = "direct: every rank sends its part to the root, received on up to 8 channels at once; 1 step, the root receives (n-1) M; wins for small groups or a root with full-bandwidth links to all" {
   sched.channel c = 0 to channels {

@@ -9,7 +9,7 @@
 // `channels` at a time, bounded by its egress).
 sched.schedule @direct_scatter collective = scatter algorithm = "direct"
     attributes {collc.chunk_unit = 1, collc.volume = "(n-1)/n M (root)",
-                collc.steps = "1"}
+                collc.steps = "1", collc.channel_param = "channels"}
     params = {channels = 8, root = 0} root = root
     description = "direct: the root sends every rank its part, on up to 8 channels at once; 1 step, (n-1)/n M sent by the root; wins for small groups or a root with full-bandwidth links to all" {
   sched.channel c = 0 to channels {

@@ -10,7 +10,7 @@
 // Instructions: n q (2n-1); transfers: n q 2(n-1), for any rings and window.
 sched.schedule @ring_all_reduce collective = all_reduce algorithm = "ring"
     attributes {collc.chunk_unit = "n", collc.volume = "2 (n-1)/n M",
-                collc.steps = "2 (n-1)"}
+                collc.steps = "2 (n-1)", collc.channel_param = "rings"}
     params = {rings = 1, window = 4}
     description = "ring: reduce-scatter then all-gather around a ring, per-chunk pipelined; `rings` parallel rings; 2(n-1) steps, 2(n-1)/n M sent per rank" {
   sched.channel c = 0 to rings {

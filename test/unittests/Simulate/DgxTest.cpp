@@ -3,7 +3,9 @@
 // A 64-rank ring all-reduce on dgx8x8. The ring's 8 node crossings each have
 // a 50 GB/s NIC to themselves; every step waits for the slowest hop, so the
 // run takes 2(N-1) steps of a crossing: 2(N-1) * (alpha_net + M/(N B_net)),
-// which for large M is the bandwidth term 2(N-1)/N * M / B_net.
+// which for large M is the bandwidth term 2(N-1)/N * M / B_net (dgx8x8
+// does not cap a channel; with a cap, the one channel is the bottleneck:
+// the ChannelCap case).
 //
 //===----------------------------------------------------------------------===//
 #include "SimTestUtil.h"
@@ -100,6 +102,36 @@ TEST(DgxTest, SimulatedTimesRespectTheLowerBound) {
                 result.totalTime / bound.seconds, bound.reason.c_str());
     EXPECT_GE(result.totalTime, bound.seconds) << c.name;
   }
+}
+
+/// With a channel capped at C = 37.5 GB/s (what a copy kernel's thread
+/// block moves on an H200) the one-channel ring's steps are limited by the
+/// channel: a ring step's
+/// recv-reduce-send of s bytes reads the staged data and its input (2s of
+/// memory work) and sends s, 3s on one channel of C, so 3s / C per step
+/// instead of the NIC's s / B_net.
+TEST(DgxTest, ChannelCap) {
+  auto topology = loadBundled("dgx8x8");
+  ASSERT_TRUE(topology);
+  EXPECT_EQ(channelCap(*topology, 0, SimOptions()), 0);
+  const double cap = 37.5e9;
+  const int n = 64;
+  Program program = ringAllReduce(n);
+  const int64_t elements = int64_t(1) << 28;
+  SimOptions options;
+  options.recordTimeline = false;
+  options.channelBandwidth = cap;
+  SimResult capped =
+      simulate(program, elements, 4, *topology, identity(n), options);
+  ASSERT_TRUE(capped.ok()) << capped.error;
+  options.channelBandwidth = 0;
+  SimResult free =
+      simulate(program, elements, 4, *topology, identity(n), options);
+  ASSERT_TRUE(free.ok()) << free.error;
+  const double segment = double(elements) * 4 / n;
+  // n - 1 reduce-scatter steps alone take (n - 1) 3s / C at least.
+  EXPECT_GT(capped.totalTime, (n - 1) * 3 * segment / cap);
+  EXPECT_GT(capped.totalTime, 2 * free.totalTime);
 }
 
 } // namespace

@@ -78,8 +78,10 @@ TEST_F(OptionsTest, NoFixedCostNoMemory) {
 }
 
 /// A capped channel cannot fill the link alone; two channels share it.
+/// Without memory charges the cap is the send's rate.
 TEST_F(OptionsTest, ChannelBandwidthCapsEachSend) {
   SimOptions options;
+  options.chargeMemory = false;
   options.channelBandwidth = kB / 4;
   EXPECT_NEAR(sendEnd(run(options)), kFixed + kL + kBytes / (kB / 4), 1e-15);
   add(program, 0, 1, send(1, input(0), 0));
@@ -89,6 +91,50 @@ TEST_F(OptionsTest, ChannelBandwidthCapsEachSend) {
   options.channelBandwidth = kB;
   EXPECT_NEAR(run(options).timeline[1].end, kFixed + kL + kBytes / (kB / 2),
               1e-15);
+}
+
+/// A channel's memory work shares its cap with its sends: a send of b
+/// reads b and sends b (2b of traffic at the cap C), the recv reads the
+/// staged data and writes it (2b), a copy reads and writes b (2b).
+TEST_F(OptionsTest, ChannelBandwidthCountsMemoryTraffic) {
+  constexpr double kCap = kB / 4;
+  SimOptions options;
+  options.channelBandwidth = kCap;
+  SimResult result = run(options);
+  EXPECT_NEAR(sendEnd(result), kFixed + kL + 2 * kBytes / kCap, 1e-15);
+  EXPECT_NEAR(result.totalTime, sendEnd(result) + kFixed + 2 * kBytes / kCap,
+              1e-15);
+  Program copies = makeProgram(Collective::SendRecv, 2, 1);
+  add(copies, 0, 0, copy(input(0), output(0), 0));
+  SimResult copied = simulate(copies, kElements, 4, *topology, {0, 1}, options);
+  ASSERT_TRUE(copied.ok()) << copied.error;
+  EXPECT_NEAR(copied.totalTime, kFixed + 2 * kBytes / kCap, 1e-15);
+  // Two ranks of one GPU: no link, the cap still holds.
+  EXPECT_NEAR(sendEnd(run(options, {1, 1})), kFixed + kBytes / kCap, 1e-15);
+}
+
+/// Unset, the cap is the GPU model's channel_bandwidth_GBps; 0 turns it
+/// off; a model without the field is not capped.
+TEST_F(OptionsTest, ChannelBandwidthFromTheTopology) {
+  std::string text = meshTopology(2, "[[0, 1, 1]]", 10, 1, 2000);
+  std::string field = R"("memory_bandwidth_GBps": 2000)";
+  size_t at = text.find(field);
+  ASSERT_NE(at, std::string::npos);
+  text.insert(at + field.size(), R"(, "channel_bandwidth_GBps": 2.5)");
+  std::unique_ptr<topo::Topology> capped = parse(text);
+  ASSERT_TRUE(capped);
+  EXPECT_DOUBLE_EQ(channelCap(*capped, 0, SimOptions()), 2.5e9);
+  EXPECT_DOUBLE_EQ(channelCap(*topology, 0, SimOptions()), 0);
+  SimOptions options;
+  options.chargeMemory = false;
+  SimResult result = simulate(program, kElements, 4, *capped, {0, 1}, options);
+  ASSERT_TRUE(result.ok()) << result.error;
+  EXPECT_NEAR(sendEnd(result), kFixed + kL + kBytes / 2.5e9, 1e-15);
+  options.channelBandwidth = 0;
+  EXPECT_DOUBLE_EQ(channelCap(*capped, 0, options), 0);
+  result = simulate(program, kElements, 4, *capped, {0, 1}, options);
+  ASSERT_TRUE(result.ok()) << result.error;
+  EXPECT_NEAR(sendEnd(result), kFixed + kL + kBytes / kB, 1e-15);
 }
 
 /// Two ranks on one GPU: no link, only memory time.

@@ -49,7 +49,8 @@ TEST(Rejection, UnknownKeys) {
             "bandwidth_GBps, latency_us, description)");
   EXPECT_EQ(reject([](json &t) { t["gpu_models"]["g"]["tdp_W"] = 700; }),
             "gpu_models.g: unknown key \"tdp_W\" (allowed: memory_GiB, "
-            "memory_bandwidth_GBps, peak_TFLOPS, description)");
+            "memory_bandwidth_GBps, channel_bandwidth_GBps, peak_TFLOPS, "
+            "description)");
   EXPECT_EQ(
       reject([](json &t) { t["gpu_models"]["g"]["peak_TFLOPS"]["fp4"] = 1; }),
       "gpu_models.g.peak_TFLOPS: unknown key \"fp4\" (allowed: f64, "
@@ -212,6 +213,16 @@ TEST(Rejection, BandwidthAndLatencyMustBePositive) {
             }),
             "gpu_models.g.memory_bandwidth_GBps: must be a positive number, "
             "got -2000");
+  EXPECT_EQ(reject([](json &t) {
+              t["gpu_models"]["g"]["channel_bandwidth_GBps"] = 0;
+            }),
+            "gpu_models.g.channel_bandwidth_GBps: must be a positive number, "
+            "got 0");
+  EXPECT_EQ(reject([](json &t) {
+              t["gpu_models"]["g"]["channel_bandwidth_GBps"] = "fast";
+            }),
+            "gpu_models.g.channel_bandwidth_GBps: expected a number, got a "
+            "string");
   EXPECT_EQ(
       reject([](json &t) { t["gpu_models"]["g"]["peak_TFLOPS"]["bf16"] = 0; }),
       "gpu_models.g.peak_TFLOPS.bf16: must be a positive number, got 0");
