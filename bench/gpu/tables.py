@@ -69,6 +69,21 @@ else:
                f(r["payload_GBps_per_cta"]), r["status"]))
     print("\nTargets: >= 85% of the copy rate for large messages, >= 28 GB/s "
           "of payload per CTA.\n")
+    # What one channel (one CTA) of collc's primitives reads and writes at
+    # 16 CTAs, the slowest primitive's: the simulator's per-channel cap
+    # (docs/simulator.md, channelBandwidth), for the topology's GPU model.
+    per_channel = [float(r["memory_GBps"]) / int(r["ctas"]) for r in prims
+                   if r["kind"] == "primitive" and r["ctas"] == "16"
+                   and r["status"] == "ok"]
+    if per_channel:
+        print("For the simulator: one channel (CTA) of the slowest primitive "
+              "reads and writes %s GB/s at 16 CTAs; model it with collc "
+              "--channel-bandwidth %s, or channel_bandwidth_GBps in the "
+              "topology's GPU model (docs/topology.md).\n" %
+              (f(min(per_channel)), f(min(per_channel))))
+    else:
+        print("For the simulator: no primitive ran at 16 CTAs, so no "
+              "per-channel rate.\n")
 
 print("## 2. all_reduce, 256 MiB bf16 per rank, 8 ranks on one GPU\n")
 big = rows("allreduce-256MiB.tsv")

@@ -459,7 +459,14 @@ Selector::choose(const lowering::LoweredCollective &lowered,
       // (e.g. schedules whose instructions all move the whole buffer), so it
       // is not simulated again.
       std::optional<sched::Program> first;
-      for (unsigned c : counts) {
+      // C channels need C chunks per unit to all have work: that count too,
+      // where the chunk count is free.
+      std::vector<unsigned> chunksToTry = counts;
+      if (channels > 0 && !chunks &&
+          !sched::ScheduleOp(algorithm->schedule).getChunksPerPart() &&
+          !llvm::is_contained(chunksToTry, unsigned(channels)))
+        chunksToTry.push_back(unsigned(channels));
+      for (unsigned c : chunksToTry) {
         Candidate candidate;
         candidate.algorithm = algorithm;
         candidate.chunks = c;

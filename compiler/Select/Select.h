@@ -76,10 +76,12 @@ struct SelectOptions {
   std::vector<unsigned> chunkCounts = {1, 2, 4, 8, 16};
   /// Values tried for an algorithm's channel parameter (collc.channel_param)
   /// where the topology caps what one channel of the group's GPUs moves
-  /// (sim::channelCap) and --algo-param does not set it. Without a cap the
-  /// model gives more channels nothing to gain but connection slots, so
-  /// the algorithm's default is used.
-  std::vector<int64_t> channelCounts = {1, 2, 4, 8, 16};
+  /// (sim::channelCap) and --algo-param does not set it, each also with as
+  /// many chunks per unit as channels when --chunks is free. Up to 32, the
+  /// channels that can be resident at once (sched-verify) and NCCL's
+  /// MAXCHANNELS. Without a cap the model gives more channels nothing to
+  /// gain but connection slots, so the algorithm's default is used.
+  std::vector<int64_t> channelCounts = {1, 2, 4, 8, 16, 32};
   sim::SimOptions simulation;
   /// Whether candidates whose quickLowerBound shows they can be neither the
   /// fastest nor the runner-up are skipped (collc --select-prune). The

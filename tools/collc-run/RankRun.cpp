@@ -445,8 +445,14 @@ Status runRank(const RunSetup &setup, collrt::Communicator &comm,
 }
 
 std::string candidateLabel(const collrt::PlanCollective &collective) {
+  uint32_t channels = 0;
+  for (const auto &rank : collective.program.ranks)
+    channels = std::max(channels, rank.channelsInUse());
+  // Candidates of one algorithm and k may differ in their channel count
+  // (collc --emit=candidates where channels are capped: ring rings=1, 4).
   return collective.program.algorithm +
-         " k=" + std::to_string(collective.program.chunksPerPart);
+         " k=" + std::to_string(collective.program.chunksPerPart) +
+         (channels > 1 ? " ch=" + std::to_string(channels) : "");
 }
 
 void printTuningRows(const RunSetup &setup, const SizeCase &size,

@@ -96,7 +96,8 @@ collrt::Status runRank(const RunSetup &setup, collrt::Communicator &comm,
                        ReportExchange &exchange,
                        std::vector<collrt::TraceEvent> *trace = nullptr);
 
-/// "ring k=8": a candidate of --tuning (its algorithm and chunks per part).
+/// "ring k=8", "ring k=32 ch=4": a candidate of --tuning (its algorithm,
+/// chunks per part and, when more than one, the channels it uses).
 std::string candidateLabel(const collrt::PlanCollective &collective);
 
 /// One size's rows of --tuning (rank 0): every candidate of setup.plan,
