@@ -328,6 +328,21 @@ lowerCollectives(ModuleOp module, const AlgorithmLibrary &library,
     symbols.insert(copy); // renames on a clash
     l.schedule = copy;
     l.expand = expandOptionsFor(*l.algorithm, l, chunks);
+    // The copy's parameters say the values it is expanded with (--algo-param,
+    // the chooser's channel count, gpus_per_node, root), so that the lowered
+    // module (--emit=sched) expands as collc did.
+    if (DictionaryAttr declared = copy.getParamsAttr()) {
+      llvm::SmallVector<NamedAttribute> values;
+      for (NamedAttribute param : declared) {
+        auto it = l.expand.params.find(param.getName().getValue());
+        values.push_back(
+            it == l.expand.params.end()
+                ? param
+                : builder.getNamedAttr(param.getName(),
+                                       builder.getI64IntegerAttr(it->second)));
+      }
+      copy.setParamsAttr(builder.getDictionaryAttr(values));
+    }
     for (const auto &entry : userParams)
       if (DictionaryAttr declared =
               sched::ScheduleOp(l.algorithm->schedule).getParamsAttr();

@@ -140,8 +140,9 @@ static cl::opt<EmitKind>
                         clEnumValN(EmitKind::Candidates, "candidates",
                                    "with --collective: a plan per candidate "
                                    "schedule (every applicable algorithm x "
-                                   "--chunks, else 1, 2, 4) into the "
-                                   "directory -o DIR, for collc-run "
+                                   "--chunks, else 1, 2, 4; x its channel "
+                                   "counts where channels are capped) into "
+                                   "the directory -o DIR, for collc-run "
                                    "--tuning (docs/tuning.md)")),
              cl::cat(collcCategory));
 
