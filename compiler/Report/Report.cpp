@@ -268,6 +268,14 @@ std::string describeChannelCap(const topo::Topology &topology,
   return text + "; --channel-bandwidth 0 lifts the cap)";
 }
 
+std::string channelModelLine(const std::string &channelCap) {
+  if (channelCap.empty())
+    return "model: channels are not capped: one channel (a thread block on "
+           "a GPU) may fill any link alone (--channel-bandwidth GBPS caps "
+           "them; docs/simulator.md)";
+  return "model: a channel (a thread block on a GPU) moves " + channelCap;
+}
+
 Report buildReport(ModuleOp module, const topo::Topology &topology,
                    const std::vector<CheckedCollective> &checked,
                    const Selector *selector, const ReportOptions &options) {

@@ -106,6 +106,10 @@ struct ReportOptions {
 std::string describeChannelCap(const topo::Topology &topology,
                                const sim::SimOptions &options, double &common);
 
+/// The report's and the sweep's "model:" line: how a channel is capped, or
+/// that it is not (never left unsaid).
+std::string channelModelLine(const std::string &channelCap);
+
 /// Builds the report of a lowered, checked module.
 Report buildReport(mlir::ModuleOp module, const topo::Topology &topology,
                    const std::vector<CheckedCollective> &checked,

@@ -36,9 +36,7 @@ void printReport(const Report &report, llvm::raw_ostream &os) {
   for (const FunctionReport &function : report.functions)
     for (const GraphNode &node : function.nodes)
       locationWidth = std::max(locationWidth, node.location.size());
-  if (!report.channelCap.empty())
-    os << "model: a channel (a thread block on a GPU) moves "
-       << report.channelCap << "\n";
+  os << channelModelLine(report.channelCap) << "\n";
   for (const FunctionReport &function : report.functions) {
     os << "func @" << function.name << "\n";
     os << llvm::formatv("  {0,-2} {1} {2,-14} {3,5} {4,11}  {5,-18} {6,5} "

@@ -185,9 +185,7 @@ void printSweep(const SweepResult &result, llvm::raw_ostream &os) {
     os << ", " << result.skipped.size() << " skipped";
   os << "); simulated; algbw, busbw in GB/s as nccl-tests; eff = bound / "
         "time\n";
-  if (!result.channelCap.empty())
-    os << "model: a channel (a thread block on a GPU) moves "
-       << result.channelCap << "\n";
+  os << channelModelLine(result.channelCap) << "\n";
   os << "baselines on the same model:";
   for (size_t b = 0; b < result.baselines.size(); ++b)
     os << (b ? "," : "") << " " << result.baselines[b].column << " = "
