@@ -143,8 +143,7 @@ static bool choosesChannels(const lowering::Algorithm &algorithm,
   return false;
 }
 
-/// How many channels of `program` some rank gives an instruction.
-static uint32_t channelsWithWork(const sched::Program &program) {
+uint32_t channelsWithWork(const sched::Program &program) {
   uint32_t used = 0;
   for (const sched::RankProgram &rank : program.ranks)
     for (uint32_t c = 0; c < rank.channels.size(); ++c)

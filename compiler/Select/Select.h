@@ -40,6 +40,10 @@ struct Candidate {
 /// "ring x4", or "ring x4 rings=8" when selection chose the channel count.
 std::string candidateLabel(const Candidate &candidate);
 
+/// One more than the highest channel to which some rank of `program` gives
+/// an instruction: a channel count above it runs as this one would.
+uint32_t channelsWithWork(const sched::Program &program);
+
 /// What selection did for one collective.
 struct SelectionRecord {
   std::vector<Candidate> tried;

@@ -786,6 +786,36 @@ checkGeneratedOptions(const collc::topo::Topology &topology) {
   return Generated{*spec, *sizes};
 }
 
+/// The (channel count, chunks per unit) pairs --emit=candidates tries for
+/// `algorithm`: every chunk count of `counts` with the algorithm's own
+/// channels (0); where channels are capped (`capped`) and --algo-param
+/// leaves the algorithm's channel parameter free, with each channel count
+/// of selection instead, C channels also with C chunks per unit (so that
+/// each has work) unless --chunks is given.
+static std::vector<std::pair<int64_t, unsigned>>
+candidateGrid(const collc::lowering::Algorithm &algorithm,
+              const collc::sweep::CompileOptions &options,
+              const std::vector<unsigned> &counts, bool capped) {
+  bool userSetsChannels = false;
+  llvm::SmallVector<llvm::StringRef> items;
+  llvm::StringRef(options.params).split(items, ',');
+  for (llvm::StringRef item : items)
+    userSetsChannels |= item.split('=').first.trim() == algorithm.channelParam;
+  std::vector<int64_t> channelCounts = {0};
+  if (capped && !algorithm.channelParam.empty() && !userSetsChannels)
+    channelCounts = options.select.channelCounts;
+  std::vector<std::pair<int64_t, unsigned>> grid;
+  for (int64_t channels : channelCounts) {
+    std::vector<unsigned> chunkCounts = counts;
+    if (channels > 0 && !options.chunks &&
+        !llvm::is_contained(chunkCounts, unsigned(channels)))
+      chunkCounts.push_back(unsigned(channels));
+    for (unsigned chunks : chunkCounts)
+      grid.emplace_back(channels, chunks);
+  }
+  return grid;
+}
+
 /// --emit=candidates: one plan per candidate schedule of the generated
 /// collective (each applicable algorithm of the library, with --chunks or
 /// 1, 2 and 4 chunks per unit; where the topology caps a channel, each
@@ -835,114 +865,97 @@ static int emitCandidates(MLIRContext &context, const Generated &generated,
         collc::sim::channelCap(topology, gpu, options.select.simulation) > 0;
   for (const collc::lowering::Algorithm *algorithm :
        library.forCollective(collective)) {
-    bool userSetsChannels = false;
-    llvm::SmallVector<llvm::StringRef> items;
-    llvm::StringRef(options.params).split(items, ',');
-    for (llvm::StringRef item : items)
-      userSetsChannels |=
-          item.split('=').first.trim() == algorithm->channelParam;
-    std::vector<int64_t> channelCounts = {0};
-    if (capped && !algorithm->channelParam.empty() && !userSetsChannels)
-      channelCounts = options.select.channelCounts;
-    for (int64_t channels : channelCounts) {
-      // C channels need C chunks per unit to all have work: that count too.
-      std::vector<unsigned> chunkCounts = counts;
-      if (channels > 0 && !options.chunks &&
-          !llvm::is_contained(chunkCounts, unsigned(channels)))
-        chunkCounts.push_back(unsigned(channels));
-      for (unsigned chunks : chunkCounts) {
-        ++tried;
-        std::string label = algorithm->name + " x" + std::to_string(chunks);
-        collc::sweep::CompileOptions o = options;
-        o.algo = name + "=" + algorithm->name;
-        o.chunks = chunks;
-        if (channels > 0) {
-          std::string param =
-              algorithm->channelParam + "=" + std::to_string(channels);
-          label += " " + param;
-          o.params += (o.params.empty() ? "" : ",") + param;
-        }
-        // Why a candidate does not compile is said in one line, not as the
-        // diagnostics of a compilation the user did not ask for.
-        std::string why;
-        mlir::FailureOr<std::unique_ptr<collc::sweep::Compiled>> compiled =
-            mlir::failure();
-        // The compiled collectives point into the module: it lives as long.
-        OwningOpRef<ModuleOp> module;
-        {
-          ScopedDiagnosticHandler quiet(&context, [&](Diagnostic &diag) {
-            if (why.empty() && diag.getSeverity() == DiagnosticSeverity::Error)
-              why = diag.str();
-            return success();
-          });
-          module = collc::sweep::parseProgram(context, text,
-                                              std::string(name) + ".mlir");
-          if (module)
-            compiled = collc::sweep::compileModule(
-                *module, topology, topologyName, topologyPath, library, o);
-        }
-        collrt::Plan plan;
-        std::vector<std::string> errors;
-        if (succeeded(compiled) &&
-            !collc::buildPlan((*compiled)->checked,
-                              planOptions(topologyName, generatedBy), plan,
-                              errors))
-          why = errors.empty() ? "no plan" : errors.front();
-        if (failed(compiled) || !why.empty()) {
-          llvm::outs() << "  " << label << ": left out: "
-                       << (why.empty() ? "it did not compile" : why) << "\n";
-          continue;
-        }
-        const sched::Program &program = plan.collectives.front().program;
-        uint32_t busy = 0;
-        for (const sched::RankProgram &rank : program.ranks)
-          busy = std::max(busy, rank.channelsInUse());
-        if (channels > 1 && busy < uint64_t(channels)) {
-          llvm::outs() << "  " << label << ": left out: only " << busy
-                       << " of its channels get a chunk at k = "
-                       << program.chunksPerPart
-                       << " (fewer channels run the same)\n";
-          continue;
-        }
-        uint64_t fp = sched::fingerprint(program);
-        if (auto it = written.find(fp); it != written.end()) {
-          llvm::outs() << "  " << label << ": left out: the same program as "
-                       << it->second << "\n";
-          continue;
-        }
-        std::string file = algorithm->name;
-        for (char &c : file)
-          if (c == '/' || c == ' ')
-            c = '_';
-        file = outputFilename + "/" + file + "-x" + std::to_string(chunks) +
-               (channels > 0
-                    ? "-" + algorithm->channelParam + std::to_string(channels)
-                    : std::string()) +
-               ".plan.json";
-        std::string kernels;
-        if (!candidateKernelsOption.empty()) {
-          // The candidate's kernels, before its plan: a plan is written only
-          // with them.
-          bool fatbin = candidateKernelsOption == "fatbin";
-          std::string code;
-          if (!emitCudaKernels((*compiled)->checked, topologyName, generatedBy,
-                               fatbin, code))
-            return fail(label + ": its kernels (above)");
-          kernels =
-              file.substr(0, file.size() - std::string(".plan.json").size()) +
-              (fatbin ? ".fatbin" : ".cu");
-          if (!writeFileAtomically(kernels, code))
-            return 1;
-        }
-        collrt::Status saved = collrt::savePlanFile(file, plan);
-        if (!saved.ok())
-          return fail(saved.message());
-        written[fp] = file;
-        llvm::outs() << "  " << label
-                     << " (k=" << plan.collectives.front().program.chunksPerPart
-                     << "): " << file << (kernels.empty() ? "" : ", " + kernels)
-                     << "\n";
+    for (auto [channels, chunks] :
+         candidateGrid(*algorithm, options, counts, capped)) {
+      ++tried;
+      std::string label = algorithm->name + " x" + std::to_string(chunks);
+      collc::sweep::CompileOptions o = options;
+      o.algo = name + "=" + algorithm->name;
+      o.chunks = chunks;
+      if (channels > 0) {
+        std::string param =
+            algorithm->channelParam + "=" + std::to_string(channels);
+        label += " " + param;
+        o.params += (o.params.empty() ? "" : ",") + param;
       }
+      // Why a candidate does not compile is said in one line, not as the
+      // diagnostics of a compilation the user did not ask for.
+      std::string why;
+      mlir::FailureOr<std::unique_ptr<collc::sweep::Compiled>> compiled =
+          mlir::failure();
+      // The compiled collectives point into the module: it lives as long.
+      OwningOpRef<ModuleOp> module;
+      {
+        ScopedDiagnosticHandler quiet(&context, [&](Diagnostic &diag) {
+          if (why.empty() && diag.getSeverity() == DiagnosticSeverity::Error)
+            why = diag.str();
+          return success();
+        });
+        module = collc::sweep::parseProgram(context, text,
+                                            std::string(name) + ".mlir");
+        if (module)
+          compiled = collc::sweep::compileModule(
+              *module, topology, topologyName, topologyPath, library, o);
+      }
+      collrt::Plan plan;
+      std::vector<std::string> errors;
+      if (succeeded(compiled) &&
+          !collc::buildPlan((*compiled)->checked,
+                            planOptions(topologyName, generatedBy), plan,
+                            errors))
+        why = errors.empty() ? "no plan" : errors.front();
+      if (failed(compiled) || !why.empty()) {
+        llvm::outs() << "  " << label << ": left out: "
+                     << (why.empty() ? "it did not compile" : why) << "\n";
+        continue;
+      }
+      const sched::Program &program = plan.collectives.front().program;
+      uint32_t busy = collc::channelsWithWork(program);
+      if (channels > 1 && busy < uint64_t(channels)) {
+        llvm::outs() << "  " << label << ": left out: only " << busy
+                     << " of its channels get a chunk at k = "
+                     << program.chunksPerPart
+                     << " (fewer channels run the same)\n";
+        continue;
+      }
+      uint64_t fp = sched::fingerprint(program);
+      if (auto it = written.find(fp); it != written.end()) {
+        llvm::outs() << "  " << label << ": left out: the same program as "
+                     << it->second << "\n";
+        continue;
+      }
+      std::string file = algorithm->name;
+      for (char &c : file)
+        if (c == '/' || c == ' ')
+          c = '_';
+      file = outputFilename + "/" + file + "-x" + std::to_string(chunks) +
+             (channels > 0
+                  ? "-" + algorithm->channelParam + std::to_string(channels)
+                  : std::string()) +
+             ".plan.json";
+      std::string kernels;
+      if (!candidateKernelsOption.empty()) {
+        // The candidate's kernels, before its plan: a plan is written only
+        // with them.
+        bool fatbin = candidateKernelsOption == "fatbin";
+        std::string code;
+        if (!emitCudaKernels((*compiled)->checked, topologyName, generatedBy,
+                             fatbin, code))
+          return fail(label + ": its kernels (above)");
+        kernels =
+            file.substr(0, file.size() - std::string(".plan.json").size()) +
+            (fatbin ? ".fatbin" : ".cu");
+        if (!writeFileAtomically(kernels, code))
+          return 1;
+      }
+      collrt::Status saved = collrt::savePlanFile(file, plan);
+      if (!saved.ok())
+        return fail(saved.message());
+      written[fp] = file;
+      llvm::outs() << "  " << label
+                   << " (k=" << plan.collectives.front().program.chunksPerPart
+                   << "): " << file << (kernels.empty() ? "" : ", " + kernels)
+                   << "\n";
     }
   }
   llvm::outs() << "collc: " << written.size() << " candidate plan(s) of "
