@@ -49,6 +49,11 @@ double quickLowerBound(const sched::Program &program,
       longest = std::max(longest, channel.instructions.size());
   double bound = double(longest) * options.fixedCost;
   const std::vector<int32_t> &gpus = lowered.layout.meshRanks;
+  bound =
+      std::max(bound, sim::channelTimeBound(
+                          program, lowered.elementsPerRank,
+                          lowered.elementBytes, topology,
+                          std::vector<int>(gpus.begin(), gpus.end()), options));
   std::set<int32_t> distinct(gpus.begin(), gpus.end());
   if (!options.linkOverrides.empty() || distinct.size() != gpus.size() ||
       gpus.size() != size_t(program.numRanks))

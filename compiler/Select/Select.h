@@ -161,11 +161,12 @@ private:
 
 /// A lower bound on what `simulate` would predict for `program`, cheap next
 /// to a simulation (one pass over the instructions): the instructions of a
-/// channel pay the fixed cost one after another, and the bytes a rank sends
+/// channel pay the fixed cost one after another, the bytes a rank sends
 /// leave its GPU through the GPU's links (their bandwidths summed; this term
 /// is left out when link bandwidths are overridden or two ranks share a
-/// GPU). Selection skips a candidate whose bound is no better than the best
-/// time simulated so far.
+/// GPU), and a capped channel moves its traffic at most at its cap
+/// (sim::channelTimeBound). Selection skips a candidate whose bound is no
+/// better than the best time simulated so far.
 double quickLowerBound(const sched::Program &program,
                        const lowering::LoweredCollective &lowered,
                        const topo::Topology &topology,

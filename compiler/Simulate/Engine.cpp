@@ -16,6 +16,8 @@ namespace {
 /// produce equal times that differ in the last bits.
 constexpr double kBatchTolerance = 1e-12;
 
+} // namespace
+
 /// Bytes of GPU memory read plus written, in units of the payload. Received
 /// data lands in a staging slot written by the link; the thread block reads
 /// it from there (Simple protocol), reads src and writes dst.
@@ -41,8 +43,6 @@ double memoryFactor(const Instruction &in) {
   }
   return 0;
 }
-
-} // namespace
 
 Engine::Engine(const ProgramIndex &index, const Machine &machine,
                const SimOptions &options, SimResult &result)

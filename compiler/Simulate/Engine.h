@@ -39,6 +39,10 @@ struct Machine {
   std::vector<double> capacity;
 };
 
+/// Bytes of GPU memory an instruction reads plus writes, in units of its
+/// payload (docs/simulator.md's table).
+double memoryFactor(const sched::Instruction &in);
+
 class Engine {
 public:
   Engine(const ProgramIndex &index, const Machine &machine,

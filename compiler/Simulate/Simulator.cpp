@@ -108,6 +108,39 @@ std::string linkName(const topo::Topology &topology, const topo::Link &link) {
 
 } // namespace
 
+double channelTimeBound(const sched::Program &program, int64_t inputElements,
+                        unsigned elementBytes, const topo::Topology &topology,
+                        const std::vector<int> &gpuOfRank,
+                        const SimOptions &options) {
+  if (!checkProgram(program).empty() ||
+      !checkArguments(program, inputElements, elementBytes, topology, gpuOfRank,
+                      options)
+           .empty())
+    return 0;
+  ProgramIndex index(program, inputElements, elementBytes);
+  double bound = 0;
+  for (uint32_t s = 0; s < index.streamCount(); ++s) {
+    uint32_t rank = index.rankOf(s);
+    double cap = channelCap(topology, gpuOfRank[rank], options);
+    if (cap <= 0)
+      continue;
+    double traffic = 0;
+    for (uint32_t i = 0; i < index.length(s); ++i) {
+      const sched::Instruction &in = index.instruction(s, i);
+      double bytes = double(index.bytes(index.id(s, i)));
+      if (options.chargeMemory)
+        traffic += memoryFactor(in) * bytes;
+      // A send between two GPUs crosses links and so the channel; one to a
+      // rank of the same GPU moves through memory only.
+      if (sched::opcodeSends(in.opcode) &&
+          gpuOfRank[size_t(in.sendPeer)] != gpuOfRank[rank])
+        traffic += bytes;
+    }
+    bound = std::max(bound, traffic / cap);
+  }
+  return bound;
+}
+
 SimResult simulate(const sched::Program &program, int64_t inputElements,
                    unsigned elementBytes, const topo::Topology &topology,
                    const std::vector<int> &gpuOfRank,

@@ -153,6 +153,15 @@ struct SimResult {
 double channelCap(const topo::Topology &topology, int gpu,
                   const SimOptions &options);
 
+/// A lower bound on `simulate`'s total time from the channel caps alone:
+/// the most bytes one capped channel reads, writes and sends, over its cap
+/// (every such byte passes its channel's resource). 0 when no channel is
+/// capped, or when `simulate` would reject the arguments.
+double channelTimeBound(const sched::Program &program, int64_t inputElements,
+                        unsigned elementBytes, const topo::Topology &topology,
+                        const std::vector<int> &gpuOfRank,
+                        const SimOptions &options);
+
 /// Simulates `program` for a message of `inputElements` elements of
 /// `elementBytes` bytes per rank (the size of each rank's input buffer).
 /// Group rank r runs on the GPU of topology rank `gpuOfRank[r]`; several

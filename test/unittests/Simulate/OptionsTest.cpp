@@ -111,6 +111,19 @@ TEST_F(OptionsTest, ChannelBandwidthCountsMemoryTraffic) {
   EXPECT_NEAR(copied.totalTime, kFixed + 2 * kBytes / kCap, 1e-15);
   // Two ranks of one GPU: no link, the cap still holds.
   EXPECT_NEAR(sendEnd(run(options, {1, 1})), kFixed + kBytes / kCap, 1e-15);
+  // The bound from the caps alone: each channel's 2b over C, below the
+  // simulated time; none without a cap.
+  EXPECT_NEAR(
+      channelTimeBound(program, kElements, 4, *topology, {0, 1}, options),
+      2 * kBytes / kCap, 1e-15);
+  EXPECT_NEAR(
+      channelTimeBound(program, kElements, 4, *topology, {1, 1}, options),
+      2 * kBytes / kCap, 1e-15); // the recv's 2b; the send's b
+  EXPECT_LT(channelTimeBound(program, kElements, 4, *topology, {0, 1}, options),
+            result.totalTime);
+  EXPECT_EQ(
+      channelTimeBound(program, kElements, 4, *topology, {0, 1}, SimOptions()),
+      0);
 }
 
 /// Unset, the cap is the GPU model's channel_bandwidth_GBps; 0 turns it
