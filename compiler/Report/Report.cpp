@@ -268,6 +268,14 @@ std::string describeChannelCap(const topo::Topology &topology,
   return text + "; --channel-bandwidth 0 lifts the cap)";
 }
 
+std::string
+chosenParamsText(const std::vector<std::pair<std::string, int64_t>> &params) {
+  std::string text;
+  for (const auto &[name, value] : params)
+    text += " " + name + "=" + std::to_string(value);
+  return text;
+}
+
 std::string channelModelLine(const std::string &channelCap) {
   if (channelCap.empty())
     return "model: channels are not capped: one channel (a thread block on "

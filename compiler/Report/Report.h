@@ -106,6 +106,11 @@ struct ReportOptions {
 std::string describeChannelCap(const topo::Topology &topology,
                                const sim::SimOptions &options, double &common);
 
+/// " rings=8" for CollectiveRow::chosenParams (what follows an algorithm's
+/// name in the tables), or "".
+std::string
+chosenParamsText(const std::vector<std::pair<std::string, int64_t>> &params);
+
 /// The report's and the sweep's "model:" line: how a channel is capped, or
 /// that it is not (never left unsaid).
 std::string channelModelLine(const std::string &channelCap);

@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <map>
 #include <sstream>
 
 namespace collc {
@@ -15,11 +16,11 @@ static json numberOrNull(double value) {
   return value < 0 ? json(nullptr) : json(value);
 }
 
-/// The channel count selection gave a candidate, as {"rings": 8}, or {}.
-static json chosenParams(const Candidate &candidate) {
+/// The parameters selection gave a candidate, as {"rings": 8}, or {}.
+static json chosenParamsJson(const Candidate &candidate) {
   json params = json::object();
-  if (candidate.channels > 0)
-    params[candidate.algorithm->channelParam] = candidate.channels;
+  for (const auto &entry : chosenParams(candidate))
+    params[entry.getKey().str()] = entry.getValue();
   return params;
 }
 
@@ -46,10 +47,8 @@ std::string reportToJson(const Report &report) {
         row.algorithm.empty() ? json(nullptr) : json(row.algorithm);
     c["chunks"] = row.algorithm.empty() ? json(nullptr) : json(row.chunks);
     c["chunks_per_part"] = row.algorithm.empty() ? json(nullptr) : json(row.k);
-    json chosen = json::object();
-    for (const auto &[name, value] : row.chosenParams)
-      chosen[name] = value;
-    c["chosen_params"] = chosen;
+    c["chosen_params"] = std::map<std::string, int64_t>(
+        row.chosenParams.begin(), row.chosenParams.end());
     c["choice"] = row.choice;
     c["verified"] = row.verified;
     c["race_check"] =
@@ -67,7 +66,7 @@ std::string reportToJson(const Report &report) {
     if (row.runnerUp)
       c["runner_up"] = {{"algorithm", row.runnerUp->algorithm->name},
                         {"chunks", row.runnerUp->chunks},
-                        {"chosen_params", chosenParams(*row.runnerUp)},
+                        {"chosen_params", chosenParamsJson(*row.runnerUp)},
                         {"predicted_us", row.runnerUp->seconds * 1e6}};
     else
       c["runner_up"] = nullptr;
@@ -77,7 +76,7 @@ std::string reportToJson(const Report &report) {
       if (row.modelChoice)
         model = {{"algorithm", row.modelChoice->algorithm->name},
                  {"chunks", row.modelChoice->chunks},
-                 {"chosen_params", chosenParams(*row.modelChoice)},
+                 {"chosen_params", chosenParamsJson(*row.modelChoice)},
                  {"predicted_us", row.modelChoice->seconds * 1e6},
                  {"measured_us", m.modelSeconds < 0
                                      ? json(nullptr)

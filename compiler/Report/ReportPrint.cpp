@@ -67,10 +67,8 @@ void printReport(const Report &report, llvm::raw_ostream &os) {
       // Why: the choice, the runner-up, the bound.
       std::string why;
       if (!row.algorithm.empty()) {
-        std::string params;
-        for (const auto &[name, value] : row.chosenParams)
-          params += " " + name + "=" + std::to_string(value);
-        why = "chose " + row.algorithm + params + " (" + row.choice + ", " +
+        why = "chose " + row.algorithm + chosenParamsText(row.chosenParams) +
+              " (" + row.choice + ", " +
               (row.verified ? "verified" : "NOT verified") +
               (row.verified && !row.raceCheckSkipped.empty()
                    ? " except for races: race check " + row.raceCheckSkipped

@@ -123,6 +123,21 @@ static bool scaledCopy(const sched::Program &b, const sched::Program &a) {
   return true;
 }
 
+llvm::StringMap<int64_t> chosenParams(const Candidate &candidate) {
+  llvm::StringMap<int64_t> params;
+  if (candidate.channels > 0)
+    params[candidate.algorithm->channelParam] = candidate.channels;
+  return params;
+}
+
+/// The expansion options of a candidate: its chunks and channel count.
+static sched::ExpandOptions
+expandOptionsOf(const Candidate &candidate,
+                const lowering::LoweredCollective &lowered) {
+  return lowering::expandOptionsFor(*candidate.algorithm, lowered,
+                                    candidate.chunks, chosenParams(candidate));
+}
+
 std::string candidateLabel(const Candidate &candidate) {
   std::string label =
       candidate.algorithm->name + " x" + std::to_string(candidate.chunks);
@@ -139,13 +154,13 @@ static bool choosesChannels(const lowering::Algorithm &algorithm,
                             const lowering::LoweredCollective &lowered,
                             const topo::Topology &topology,
                             const sim::SimOptions &options) {
-  if (algorithm.channelParam.empty() ||
-      lowered.userParams.count(algorithm.channelParam))
-    return false;
-  for (int32_t gpu : lowered.layout.meshRanks)
-    if (sim::channelCap(topology, gpu, options) > 0)
-      return true;
-  return false;
+  return !algorithm.channelParam.empty() &&
+         !lowered.userParams.count(algorithm.channelParam) &&
+         sim::anyChannelCapped(
+             topology,
+             std::vector<int>(lowered.layout.meshRanks.begin(),
+                              lowered.layout.meshRanks.end()),
+             options);
 }
 
 uint32_t channelsWithWork(const sched::Program &program) {
@@ -169,6 +184,16 @@ static std::string whyText(const SelectionRecord &record) {
     why += llvm::formatv(", {0} more ruled out by a lower bound", record.pruned)
                .str();
   return why;
+}
+
+/// The lowering's Choice of a decided record.
+static lowering::Choice choiceOf(const SelectionRecord &record) {
+  lowering::Choice choice;
+  choice.algorithm = record.best->algorithm;
+  choice.chunks = record.best->chunks;
+  choice.params = chosenParams(*record.best);
+  choice.why = whyText(record);
+  return choice;
 }
 
 /// One expanded candidate waiting for its simulation.
@@ -409,14 +434,7 @@ Selector::choose(const lowering::LoweredCollective &lowered,
     record = it->second;
     if (!record.best)
       return std::nullopt;
-    lowering::Choice choice;
-    choice.algorithm = record.best->algorithm;
-    choice.chunks = record.best->chunks;
-    if (record.best->channels > 0)
-      choice.params[record.best->algorithm->channelParam] =
-          record.best->channels;
-    choice.why = whyText(record);
-    return choice;
+    return choiceOf(record);
   }
   std::vector<unsigned> chunkCounts =
       chunks ? std::vector<unsigned>{chunks} : options.chunkCounts;
@@ -475,10 +493,7 @@ Selector::choose(const lowering::LoweredCollective &lowered,
         candidate.algorithm = algorithm;
         candidate.chunks = c;
         candidate.channels = channels;
-        sched::ExpandOptions expand =
-            lowering::expandOptionsFor(*algorithm, lowered, c);
-        if (channels > 0)
-          expand.params[algorithm->channelParam] = channels;
+        sched::ExpandOptions expand = expandOptionsOf(candidate, lowered);
         candidate.k = expand.chunksPerPart;
         // Chunks smaller than an element pipeline nothing.
         if (lowered.elementsPerRank > 0 &&
@@ -555,13 +570,7 @@ Selector::choose(const lowering::LoweredCollective &lowered,
   if (options.tuning && !applyTuning(lowered, candidates, chunks, record))
     return std::nullopt;
   memo[key] = record;
-  lowering::Choice choice;
-  choice.algorithm = record.best->algorithm;
-  choice.chunks = record.best->chunks;
-  if (record.best->channels > 0)
-    choice.params[record.best->algorithm->channelParam] = record.best->channels;
-  choice.why = whyText(record);
-  return choice;
+  return choiceOf(record);
 }
 
 namespace {
@@ -645,12 +654,9 @@ bool Selector::applyTuning(
   if (choosesChannels(*algorithm, lowered, topology, simOptions))
     channelCounts = options.channelCounts;
   for (int64_t channels : channelCounts) {
-    sched::ExpandOptions expand =
-        lowering::expandOptionsFor(*algorithm, lowered, tuned.chunks);
-    if (channels > 0)
-      expand.params[algorithm->channelParam] = channels;
-    tuned.k = expand.chunksPerPart;
     tuned.channels = channels;
+    sched::ExpandOptions expand = expandOptionsOf(tuned, lowered);
+    tuned.k = expand.chunksPerPart;
     mlir::FailureOr<sched::Program> expanded =
         expandQuietly(*algorithm, expand, &expandError);
     if (failed(expanded))
@@ -705,18 +711,12 @@ bool Selector::applyTuning(
   if (record.best) {
     text += "; the model's choice " + candidateLabel(*record.best);
     std::optional<uint64_t> modelFingerprint;
-    {
-      sched::ExpandOptions expand = lowering::expandOptionsFor(
-          *record.best->algorithm, lowered, record.best->chunks);
-      if (record.best->channels > 0)
-        expand.params[record.best->algorithm->channelParam] =
-            record.best->channels;
-      std::string ignored;
-      mlir::FailureOr<sched::Program> expanded =
-          expandQuietly(*record.best->algorithm, expand, &ignored);
-      if (succeeded(expanded))
-        modelFingerprint = sched::fingerprint(*expanded);
-    }
+    std::string ignored;
+    mlir::FailureOr<sched::Program> expanded =
+        expandQuietly(*record.best->algorithm,
+                      expandOptionsOf(*record.best, lowered), &ignored);
+    if (succeeded(expanded))
+      modelFingerprint = sched::fingerprint(*expanded);
     for (const collrt::TuningCandidate &c : entry->candidates)
       if (c.algorithm == record.best->algorithm->name &&
           c.chunksPerPart == record.best->k &&

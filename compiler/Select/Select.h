@@ -37,6 +37,9 @@ struct Candidate {
   std::vector<std::string> verifierMessages;
 };
 
+/// The parameters selection set for a candidate ({rings: 8}), or none.
+llvm::StringMap<int64_t> chosenParams(const Candidate &candidate);
+
 /// "ring x4", or "ring x4 rings=8" when selection chose the channel count.
 std::string candidateLabel(const Candidate &candidate);
 

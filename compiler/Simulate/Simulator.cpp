@@ -62,6 +62,15 @@ double channelCap(const topo::Topology &topology, int gpu,
   return topology.gpuModel(gpu).channelBandwidth;
 }
 
+bool anyChannelCapped(const topo::Topology &topology,
+                      const std::vector<int> &gpus, const SimOptions &options) {
+  for (int gpu : gpus)
+    if (gpu >= 0 && gpu < topology.numGpus() &&
+        channelCap(topology, gpu, options) > 0)
+      return true;
+  return false;
+}
+
 namespace {
 
 Machine buildMachine(const topo::Topology &topology,
@@ -112,6 +121,9 @@ double channelTimeBound(const sched::Program &program, int64_t inputElements,
                         unsigned elementBytes, const topo::Topology &topology,
                         const std::vector<int> &gpuOfRank,
                         const SimOptions &options) {
+  // Uncapped (the default): nothing to index.
+  if (!anyChannelCapped(topology, gpuOfRank, options))
+    return 0;
   if (!checkProgram(program).empty() ||
       !checkArguments(program, inputElements, elementBytes, topology, gpuOfRank,
                       options)

@@ -153,6 +153,10 @@ struct SimResult {
 double channelCap(const topo::Topology &topology, int gpu,
                   const SimOptions &options);
 
+/// Whether a channel of one of the topology ranks `gpus` is capped.
+bool anyChannelCapped(const topo::Topology &topology,
+                      const std::vector<int> &gpus, const SimOptions &options);
+
 /// A lower bound on `simulate`'s total time from the channel caps alone:
 /// the most bytes one capped channel reads, writes and sends, over its cap
 /// (every such byte passes its channel's resource). 0 when no channel is

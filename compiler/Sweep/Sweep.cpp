@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include <chrono>
+#include <map>
 
 using namespace mlir;
 
@@ -218,14 +219,13 @@ void printSweep(const SweepResult &result, llvm::raw_ostream &os) {
         row.efficiency < 0
             ? std::string("-")
             : llvm::formatv("{0:F0}%", row.efficiency * 100).str();
-    std::string params;
-    for (const auto &[name, value] : row.chosenParams)
-      params += " " + name + "=" + std::to_string(value);
     std::string line =
         llvm::formatv(
             "{0,11}  {1,-20} {2,6} {3,11} {4,8} {5,8} {6,11} {7,5}",
             formatBytes(row.bytes) + (rounded ? "*" : ""),
-            row.algorithm.empty() ? "-" : row.algorithm + params,
+            row.algorithm.empty()
+                ? "-"
+                : row.algorithm + chosenParamsText(row.chosenParams),
             row.algorithm.empty() ? std::string("-")
                                   : std::to_string(row.chunks),
             orDash(row.predictedUs, "{0:F1}"), orDash(row.algbwGBps, "{0:F2}"),
@@ -319,10 +319,8 @@ std::string sweepToJson(const SweepResult &result) {
     entry["algorithm"] =
         row.algorithm.empty() ? json(nullptr) : json(row.algorithm);
     entry["chunks"] = row.algorithm.empty() ? json(nullptr) : json(row.chunks);
-    json chosen = json::object();
-    for (const auto &[name, value] : row.chosenParams)
-      chosen[name] = value;
-    entry["chosen_params"] = std::move(chosen);
+    entry["chosen_params"] = std::map<std::string, int64_t>(
+        row.chosenParams.begin(), row.chosenParams.end());
     entry["predicted_us"] = numberOrNull(row.predictedUs);
     entry["algbw_GBps"] = numberOrNull(row.algbwGBps);
     entry["busbw_GBps"] = numberOrNull(row.busbwGBps);

@@ -112,7 +112,8 @@ bool isApplicable(const Algorithm &algorithm, const LoweredCollective &lowered,
 
 sched::ExpandOptions expandOptionsFor(const Algorithm &algorithm,
                                       const LoweredCollective &lowered,
-                                      unsigned chunks) {
+                                      unsigned chunks,
+                                      const llvm::StringMap<int64_t> &chosen) {
   sched::ExpandOptions options;
   options.groupSize = lowered.layout.size;
   options.sendCounts = lowered.expand.sendCounts;
@@ -126,9 +127,8 @@ sched::ExpandOptions expandOptionsFor(const Algorithm &algorithm,
   for (const auto &entry : lowered.userParams)
     if (hasParam(entry.getKey()))
       options.params[entry.getKey()] = entry.getValue();
-  if (&algorithm == lowered.algorithm)
-    for (const auto &entry : lowered.chosenParams)
-      options.params[entry.getKey()] = entry.getValue();
+  for (const auto &entry : chosen)
+    options.params[entry.getKey()] = entry.getValue();
   if (hasParam("root"))
     if (auto root = lowered.op->getAttrOfType<IntegerAttr>("root"))
       options.params["root"] = root.getInt();
@@ -195,6 +195,28 @@ parseAlgoOption(ModuleOp module, llvm::StringRef text) {
   return choice;
 }
 
+std::optional<llvm::StringMap<int64_t>> parseAlgoParams(llvm::StringRef text,
+                                                        std::string &error) {
+  llvm::StringMap<int64_t> params;
+  llvm::SmallVector<llvm::StringRef> items;
+  text.split(items, ',', -1, false);
+  for (llvm::StringRef item : items) {
+    auto [key, value] = item.split('=');
+    int64_t v;
+    if (key.trim().empty() || value.trim().getAsInteger(10, v)) {
+      error = "'" + item.str() + "' is not NAME=INTEGER";
+      return std::nullopt;
+    }
+    if (key.trim() == "root" || key.trim() == "gpus_per_node") {
+      error = "'" + key.trim().str() +
+              "' is set by collc from the program and the topology";
+      return std::nullopt;
+    }
+    params[key.trim()] = v;
+  }
+  return params;
+}
+
 FailureOr<std::vector<LoweredCollective>>
 lowerCollectives(ModuleOp module, const AlgorithmLibrary &library,
                  const LoweringOptions &options) {
@@ -203,25 +225,13 @@ lowerCollectives(ModuleOp module, const AlgorithmLibrary &library,
   if (failed(algoChoice))
     return failure();
   std::vector<LoweredCollective> lowered = describeCollectives(module);
-  llvm::StringMap<int64_t> userParams;
-  {
-    llvm::SmallVector<llvm::StringRef> items;
-    llvm::StringRef(options.params).split(items, ',', -1, false);
-    for (llvm::StringRef item : items) {
-      auto [key, value] = item.split('=');
-      int64_t v;
-      if (key.trim().empty() || value.trim().getAsInteger(10, v))
-        return emitError(module.getLoc())
-               << "--algo-param: '" << item << "' is not NAME=INTEGER";
-      if (key.trim() == "root" || key.trim() == "gpus_per_node")
-        return emitError(module.getLoc())
-               << "--algo-param: '" << key.trim()
-               << "' is set by collc from the program and the topology";
-      userParams[key.trim()] = v;
-    }
-  }
+  std::string paramError;
+  std::optional<llvm::StringMap<int64_t>> userParams =
+      parseAlgoParams(options.params, paramError);
+  if (!userParams)
+    return emitError(module.getLoc()) << "--algo-param: " << paramError;
   for (LoweredCollective &l : lowered)
-    l.userParams = userParams;
+    l.userParams = *userParams;
   llvm::StringSet<> usedParams;
   SymbolTable symbols(module);
   OpBuilder builder(module.getContext());
@@ -327,7 +337,7 @@ lowerCollectives(ModuleOp module, const AlgorithmLibrary &library,
     copy.setSymName(symbol);
     symbols.insert(copy); // renames on a clash
     l.schedule = copy;
-    l.expand = expandOptionsFor(*l.algorithm, l, chunks);
+    l.expand = expandOptionsFor(*l.algorithm, l, chunks, l.chosenParams);
     // The copy's parameters say the values it is expanded with (--algo-param,
     // the chooser's channel count, gpus_per_node, root), so that the lowered
     // module (--emit=sched) expands as collc did.
@@ -343,7 +353,7 @@ lowerCollectives(ModuleOp module, const AlgorithmLibrary &library,
       }
       copy.setParamsAttr(builder.getDictionaryAttr(values));
     }
-    for (const auto &entry : userParams)
+    for (const auto &entry : *userParams)
       if (DictionaryAttr declared =
               sched::ScheduleOp(l.algorithm->schedule).getParamsAttr();
           declared && declared.get(entry.getKey()))
@@ -360,7 +370,7 @@ lowerCollectives(ModuleOp module, const AlgorithmLibrary &library,
         << algoChoice->lookup("") << "'";
     ok = false;
   }
-  for (const auto &entry : userParams)
+  for (const auto &entry : *userParams)
     if (ok && !usedParams.contains(entry.getKey())) {
       emitError(module.getLoc())
           << "--algo-param: no chosen algorithm has a parameter '"

@@ -92,10 +92,17 @@ bool isApplicable(const Algorithm &algorithm, const LoweredCollective &lowered,
 
 /// The expansion options of `algorithm` for `lowered`: k = chunks x unit,
 /// gpus_per_node and root parameters, all_to_all_v counts, send/recv's
-/// permutation.
-sched::ExpandOptions expandOptionsFor(const Algorithm &algorithm,
-                                      const LoweredCollective &lowered,
-                                      unsigned chunks);
+/// permutation, --algo-param values, then `chosen` (a chooser's values,
+/// Choice::params) over them.
+sched::ExpandOptions
+expandOptionsFor(const Algorithm &algorithm, const LoweredCollective &lowered,
+                 unsigned chunks, const llvm::StringMap<int64_t> &chosen = {});
+
+/// --algo-param's "NAME=INTEGER,..." as a map; nullopt, with `error`
+/// saying why, for an item that is not NAME=INTEGER or a parameter collc
+/// sets itself (root, gpus_per_node).
+std::optional<llvm::StringMap<int64_t>> parseAlgoParams(llvm::StringRef text,
+                                                        std::string &error);
 
 /// Describes every collective of `module` (group layout, sizes), without
 /// choosing algorithms.

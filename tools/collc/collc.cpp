@@ -49,6 +49,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <map>
+#include <numeric>
 #include <sstream>
 
 using namespace mlir;
@@ -796,11 +797,13 @@ static std::vector<std::pair<int64_t, unsigned>>
 candidateGrid(const collc::lowering::Algorithm &algorithm,
               const collc::sweep::CompileOptions &options,
               const std::vector<unsigned> &counts, bool capped) {
-  bool userSetsChannels = false;
-  llvm::SmallVector<llvm::StringRef> items;
-  llvm::StringRef(options.params).split(items, ',');
-  for (llvm::StringRef item : items)
-    userSetsChannels |= item.split('=').first.trim() == algorithm.channelParam;
+  // A malformed --algo-param fails every candidate's compile, with its
+  // reason; here it only means the channel count is not known to be set.
+  std::string malformed;
+  std::optional<llvm::StringMap<int64_t>> userParams =
+      collc::lowering::parseAlgoParams(options.params, malformed);
+  bool userSetsChannels =
+      userParams && userParams->count(algorithm.channelParam);
   std::vector<int64_t> channelCounts = {0};
   if (capped && !algorithm.channelParam.empty() && !userSetsChannels)
     channelCounts = options.select.channelCounts;
@@ -859,10 +862,10 @@ static int emitCandidates(MLIRContext &context, const Generated &generated,
   // Where the topology caps a channel's rate, an algorithm's channel count
   // is a choice (as in selection): each count is a candidate, unless
   // --algo-param sets it.
-  bool capped = false;
-  for (int gpu = 0; gpu < topology.numGpus(); ++gpu)
-    capped |=
-        collc::sim::channelCap(topology, gpu, options.select.simulation) > 0;
+  std::vector<int> gpus(size_t(topology.numGpus()));
+  std::iota(gpus.begin(), gpus.end(), 0);
+  bool capped =
+      collc::sim::anyChannelCapped(topology, gpus, options.select.simulation);
   for (const collc::lowering::Algorithm *algorithm :
        library.forCollective(collective)) {
     for (auto [channels, chunks] :
