@@ -163,12 +163,10 @@ static bool choosesChannels(const lowering::Algorithm &algorithm,
              options);
 }
 
-uint32_t channelsWithWork(const sched::Program &program) {
+uint32_t channelsInUse(const sched::Program &program) {
   uint32_t used = 0;
   for (const sched::RankProgram &rank : program.ranks)
-    for (uint32_t c = 0; c < rank.channels.size(); ++c)
-      if (!rank.channels[c].instructions.empty())
-        used = std::max(used, c + 1);
+    used = std::max(used, rank.channelsInUse());
   return used;
 }
 
@@ -473,7 +471,10 @@ Selector::choose(const lowering::LoweredCollective &lowered,
     std::vector<int64_t> channelCounts = {0};
     if (choosesChannels(*algorithm, lowered, topology, simOptions))
       channelCounts = options.channelCounts;
+    // The most channels in use at the counts tried so far, and at this one.
+    uint32_t busiestSmaller = 0, busiest = 0;
     for (int64_t channels : channelCounts) {
+      busiestSmaller = std::max(busiestSmaller, busiest);
       // This algorithm's first expansion. A larger chunk count whose program
       // is the same instruction for instruction (opcodes, peers, buffers)
       // with every range scaled by the chunk count moves the same fraction of
@@ -508,10 +509,6 @@ Selector::choose(const lowering::LoweredCollective &lowered,
           record.tried.push_back(candidate);
           continue;
         }
-        // More channels than the chunks give work to run as fewer would (a
-        // ring per chunk at most): that smaller count is tried too.
-        if (channels > 1 && channelsWithWork(*program) < uint32_t(channels))
-          continue;
         // A schedule whose channels cannot all be resident at once could
         // hang on a GPU (sched-verify's co-residency rule): not a candidate.
         if (std::string crowded = tooManyChannels(*program); !crowded.empty()) {
@@ -519,6 +516,12 @@ Selector::choose(const lowering::LoweredCollective &lowered,
           record.tried.push_back(candidate);
           continue;
         }
+        // More channels than get work run as fewer would (a ring per chunk
+        // at most): that smaller count is tried already.
+        uint32_t inUse = channelsInUse(*program);
+        if (!moreChannelsAtWork(channels, inUse, busiestSmaller))
+          continue;
+        busiest = std::max(busiest, inUse);
         if (!first)
           first = *program;
         else if (scaledCopy(*program, *first))

@@ -43,9 +43,20 @@ llvm::StringMap<int64_t> chosenParams(const Candidate &candidate);
 /// "ring x4", or "ring x4 rings=8" when selection chose the channel count.
 std::string candidateLabel(const Candidate &candidate);
 
-/// One more than the highest channel to which some rank of `program` gives
-/// an instruction: a channel count above it runs as this one would.
-uint32_t channelsWithWork(const sched::Program &program);
+/// The most channels a rank of `program` gives an instruction to (the thread
+/// blocks it launches).
+uint32_t channelsInUse(const sched::Program &program);
+
+/// Whether an algorithm's channel count is worth trying: its program
+/// (`inUse` channels in use, channelsInUse) puts more channels to work than
+/// every smaller count did (`busiestSmaller`, the most of any chunk count).
+/// A count whose extra channels get no chunk (ring's `rings` above the
+/// chunks per part) or no unit (hierarchical_direct's `folders` above the
+/// nodes) runs as a smaller count would.
+inline bool moreChannelsAtWork(int64_t channels, uint32_t inUse,
+                               uint32_t busiestSmaller) {
+  return channels <= 1 || inUse > busiestSmaller;
+}
 
 /// What selection did for one collective.
 struct SelectionRecord {

@@ -21,12 +21,15 @@
 // (c, u < N-1) at u K + c; node peer d's contribution to unit (c, u) at
 // (N-1) K + (u K + c)(g-1) + d - 1; rail peer e's node sum for chunk c at
 // (N-1) K + N K (g-1) + c (N-1) + e - 1.
-// Channels (2 g + 2 N - 2; 30 on 8 nodes of 8):
-//   0: per reduce-scatter unit, copy the own contribution and combine the
-//      g - 1 received ones (fanin g - 1) into the node sum (own node: into
-//      output[r K + c]);
-//   1 .. 2g-2: node peer d = (p - 1) mod (g - 1) + 1, two channels per peer
-//      (parity q = (p - 1) floordiv (g - 1)). A peer's units come in groups
+// Channels (F + 2 g + 2 N - 3, F = folders; 29 + F on 8 nodes of 8):
+//   0 .. F-1: fold channel f, per reduce-scatter unit u = f, f + F, ...
+//      (c-major), copy the own contribution and combine the g - 1
+//      received ones (fanin g - 1) into the node sum (own node: into
+//      output[r K + c]). These combines are most of a rank's memory
+//      traffic, so where one channel's rate is capped (a thread block on a
+//      GPU) selection chooses F (collc.channel_param);
+//   F .. F+2g-3: node peer d = (p - F) mod (g - 1) + 1, two channels per
+//      peer (parity q = (p - F) floordiv (g - 1)). A peer's units come in groups
 //      of N: reduce-scatter chunks 0 .. LAG-1, then reduce-scatter chunk c
 //      and all-gather chunk c - LAG alternately, then the last LAG
 //      all-gather chunks (LAG = 2: the all-gather of a chunk comes back from
@@ -39,12 +42,13 @@
 //      node a - v's reduced chunk of this rank's rail (the own one after the
 //      final combine, the others after the rail delivered them) and
 //      receives l - d's into the output;
-//   2g-1 .. 2g+N-3: reduce-scatter, rail peer e = p - 2g + 2: send the node
-//      sum of unit (c, e - 1) to node a - e, receive node a + e's;
-//   2g+N-2: per chunk, combine the N - 1 rail arrivals into output[r K + c]
-//      (fanin N - 1): this rank's part of chunk c is reduced;
-//   2g+N-1 .. 2g+2N-3: all-gather, rail peer e = p - 2g - N + 2: send the
-//      reduced chunk to node a + e, receive node a - e's into its place.
+//   F+2g-2 .. F+2g+N-4: reduce-scatter, rail peer e = p - F - 2g + 3: send
+//      the node sum of unit (c, e - 1) to node a - e, receive node a + e's;
+//   F+2g+N-3: per chunk, combine the N - 1 rail arrivals into
+//      output[r K + c] (fanin N - 1): this rank's part of chunk c is reduced;
+//   F+2g+N-2 .. F+2g+2N-4: all-gather, rail peer e = p - F - 2g - N + 3:
+//      send the reduced chunk to node a + e, receive node a - e's into its
+//      place.
 // Bytes sent per rank: 2 (g-1)/g M intra-node + 2 (N-1)/n M inter-node =
 // 2 (n-1)/n M. Steps: 4. Instructions per rank: K (4 N g + 2 N - 3);
 // transfers: 2 n (n - 1) K.
@@ -52,75 +56,79 @@ sched.schedule @hierarchical_direct_all_reduce collective = all_reduce
     algorithm = "hierarchical_direct"
     attributes {collc.chunk_unit = "n", collc.requires = ["nodes"],
                 collc.volume = "2 (n-1)/n M: 2 (g-1)/g M intra-node + 2 (n/g-1)/n M inter-node",
-                collc.steps = "4"}
-    params = {gpus_per_node = 8}
+                collc.steps = "4", collc.channel_param = "folders"}
+    params = {folders = 1, gpus_per_node = 8}
     scratch = "k floordiv n * (n + n floordiv gpus_per_node - 1)"
     description = "hierarchical direct: direct node reduce-scatter and rail reduce-scatter combined in one pass each, then direct rail and node all-gathers, chunk-pipelined and overlapped; needs nodes; 2(n-1)/n M sent per rank" {
-  sched.channel 0 {
+  sched.channel p = 0 to "folders + 2 * gpus_per_node + 2 * (n floordiv gpus_per_node) - 3" {
+    sched.if "folders - 1 - p >= 0" {
     sched.for c = 0 to "(k floordiv n)" {
       sched.if "2 - 1 - c >= 0" {
-        sched.for u = 0 to "(n floordiv gpus_per_node) - 1" {
+        sched.for u = p to "(n floordiv gpus_per_node) - 1" step folders {
           sched.copy src = input["((((r floordiv gpus_per_node) - 1 - u) mod (n floordiv gpus_per_node)) * gpus_per_node + r mod gpus_per_node) * (k floordiv n) + c"] dst = scratch["u * (k floordiv n) + c"]
           sched.reduce src = scratch["((n floordiv gpus_per_node) - 1) * (k floordiv n) + ((u) * (k floordiv n) + c) * (gpus_per_node - 1) + (1) - 1"]
               dst = scratch["u * (k floordiv n) + c"] fanin = "gpus_per_node - 1"
-              after = [(channel "1 + ((u) mod 2) * (gpus_per_node - 1)" to "gpus_per_node + ((u) mod 2) * (gpus_per_node - 1)", index "2 * ((c) * (((n floordiv gpus_per_node) + 1 - (u) mod 2) floordiv 2) + (u) floordiv 2) + 1")]
+              after = [(channel "folders + ((u) mod 2) * (gpus_per_node - 1)" to "folders + gpus_per_node - 1 + ((u) mod 2) * (gpus_per_node - 1)", index "2 * ((c) * (((n floordiv gpus_per_node) + 1 - (u) mod 2) floordiv 2) + (u) floordiv 2) + 1")]
         }
-        sched.copy src = input["r * (k floordiv n) + c"] dst = output["r * (k floordiv n) + c"]
-        sched.reduce src = scratch["((n floordiv gpus_per_node) - 1) * (k floordiv n) + (((n floordiv gpus_per_node) - 1) * (k floordiv n) + c) * (gpus_per_node - 1) + (1) - 1"]
-            dst = output["r * (k floordiv n) + c"] fanin = "gpus_per_node - 1"
-            after = [(channel "1 + (((n floordiv gpus_per_node) - 1) mod 2) * (gpus_per_node - 1)" to "gpus_per_node + (((n floordiv gpus_per_node) - 1) mod 2) * (gpus_per_node - 1)", index "2 * ((c) * (((n floordiv gpus_per_node) + 1 - ((n floordiv gpus_per_node) - 1) mod 2) floordiv 2) + ((n floordiv gpus_per_node) - 1) floordiv 2) + 1")]
+        sched.if "((n floordiv gpus_per_node) - 1) mod folders == p" {
+          sched.copy src = input["r * (k floordiv n) + c"] dst = output["r * (k floordiv n) + c"]
+          sched.reduce src = scratch["((n floordiv gpus_per_node) - 1) * (k floordiv n) + (((n floordiv gpus_per_node) - 1) * (k floordiv n) + c) * (gpus_per_node - 1) + (1) - 1"]
+              dst = output["r * (k floordiv n) + c"] fanin = "gpus_per_node - 1"
+              after = [(channel "folders + (((n floordiv gpus_per_node) - 1) mod 2) * (gpus_per_node - 1)" to "folders + gpus_per_node - 1 + (((n floordiv gpus_per_node) - 1) mod 2) * (gpus_per_node - 1)", index "2 * ((c) * (((n floordiv gpus_per_node) + 1 - ((n floordiv gpus_per_node) - 1) mod 2) floordiv 2) + ((n floordiv gpus_per_node) - 1) floordiv 2) + 1")]
+        }
       }
       sched.if "c - 2 >= 0" {
-        sched.for u = 0 to "(n floordiv gpus_per_node) - 1" {
+        sched.for u = p to "(n floordiv gpus_per_node) - 1" step folders {
           sched.copy src = input["((((r floordiv gpus_per_node) - 1 - u) mod (n floordiv gpus_per_node)) * gpus_per_node + r mod gpus_per_node) * (k floordiv n) + c"] dst = scratch["u * (k floordiv n) + c"]
           sched.reduce src = scratch["((n floordiv gpus_per_node) - 1) * (k floordiv n) + ((u) * (k floordiv n) + c) * (gpus_per_node - 1) + (1) - 1"]
               dst = scratch["u * (k floordiv n) + c"] fanin = "gpus_per_node - 1"
-              after = [(channel "1 + ((u) mod 2) * (gpus_per_node - 1)" to "gpus_per_node + ((u) mod 2) * (gpus_per_node - 1)", index "2 * ((2 * c - 2) * (((n floordiv gpus_per_node) + 1 - (u) mod 2) floordiv 2) + (u) floordiv 2) + 1")]
+              after = [(channel "folders + ((u) mod 2) * (gpus_per_node - 1)" to "folders + gpus_per_node - 1 + ((u) mod 2) * (gpus_per_node - 1)", index "2 * ((2 * c - 2) * (((n floordiv gpus_per_node) + 1 - (u) mod 2) floordiv 2) + (u) floordiv 2) + 1")]
         }
-        sched.copy src = input["r * (k floordiv n) + c"] dst = output["r * (k floordiv n) + c"]
-        sched.reduce src = scratch["((n floordiv gpus_per_node) - 1) * (k floordiv n) + (((n floordiv gpus_per_node) - 1) * (k floordiv n) + c) * (gpus_per_node - 1) + (1) - 1"]
-            dst = output["r * (k floordiv n) + c"] fanin = "gpus_per_node - 1"
-            after = [(channel "1 + (((n floordiv gpus_per_node) - 1) mod 2) * (gpus_per_node - 1)" to "gpus_per_node + (((n floordiv gpus_per_node) - 1) mod 2) * (gpus_per_node - 1)", index "2 * ((2 * c - 2) * (((n floordiv gpus_per_node) + 1 - ((n floordiv gpus_per_node) - 1) mod 2) floordiv 2) + ((n floordiv gpus_per_node) - 1) floordiv 2) + 1")]
+        sched.if "((n floordiv gpus_per_node) - 1) mod folders == p" {
+          sched.copy src = input["r * (k floordiv n) + c"] dst = output["r * (k floordiv n) + c"]
+          sched.reduce src = scratch["((n floordiv gpus_per_node) - 1) * (k floordiv n) + (((n floordiv gpus_per_node) - 1) * (k floordiv n) + c) * (gpus_per_node - 1) + (1) - 1"]
+              dst = output["r * (k floordiv n) + c"] fanin = "gpus_per_node - 1"
+              after = [(channel "folders + (((n floordiv gpus_per_node) - 1) mod 2) * (gpus_per_node - 1)" to "folders + gpus_per_node - 1 + (((n floordiv gpus_per_node) - 1) mod 2) * (gpus_per_node - 1)", index "2 * ((2 * c - 2) * (((n floordiv gpus_per_node) + 1 - ((n floordiv gpus_per_node) - 1) mod 2) floordiv 2) + ((n floordiv gpus_per_node) - 1) floordiv 2) + 1")]
+        }
       }
     }
-  }
-  sched.channel p = 1 to "2 * gpus_per_node + 2 * (n floordiv gpus_per_node) - 2" {
-    sched.if "2 * gpus_per_node - 2 - p >= 0" {
+    }
+    sched.if "p - folders >= 0, folders + 2 * gpus_per_node - 3 - p >= 0" {
       sched.for c = 0 to "(k floordiv n) + 2" {
         sched.if "(k floordiv n) - 1 - c >= 0" {
           sched.if "2 - 1 - c >= 0" {
             sched.for u = 0 to "(n floordiv gpus_per_node)" {
-              sched.if "u mod 2 == ((p - 1) floordiv (gpus_per_node - 1))" {
+              sched.if "u mod 2 == ((p - folders) floordiv (gpus_per_node - 1))" {
                 sched.if "u - 1 >= 0" {
-                  sched.send to "r - r mod gpus_per_node + (r + ((p - 1) mod (gpus_per_node - 1) + 1)) mod gpus_per_node" src = input["((((r floordiv gpus_per_node) - 1 - u) mod (n floordiv gpus_per_node)) * gpus_per_node + (r + ((p - 1) mod (gpus_per_node - 1) + 1)) mod gpus_per_node) * (k floordiv n) + c"] step = 0
-                      after = [(channel "p + (1 - 2 * ((p - 1) floordiv (gpus_per_node - 1))) * (gpus_per_node - 1)", index "2 * ((c) * (((n floordiv gpus_per_node) + 1 - 1 - ((p - 1) floordiv (gpus_per_node - 1))) floordiv 2) + (u - 1) floordiv 2)")]
+                  sched.send to "r - r mod gpus_per_node + (r + ((p - folders) mod (gpus_per_node - 1) + 1)) mod gpus_per_node" src = input["((((r floordiv gpus_per_node) - 1 - u) mod (n floordiv gpus_per_node)) * gpus_per_node + (r + ((p - folders) mod (gpus_per_node - 1) + 1)) mod gpus_per_node) * (k floordiv n) + c"] step = 0
+                      after = [(channel "p + (1 - 2 * ((p - folders) floordiv (gpus_per_node - 1))) * (gpus_per_node - 1)", index "2 * ((c) * (((n floordiv gpus_per_node) + 1 - 1 - ((p - folders) floordiv (gpus_per_node - 1))) floordiv 2) + (u - 1) floordiv 2)")]
                 } else {
                   sched.if "(c) - 1 >= 0, (n floordiv gpus_per_node) mod 2 == 0" {
-                    sched.send to "r - r mod gpus_per_node + (r + ((p - 1) mod (gpus_per_node - 1) + 1)) mod gpus_per_node" src = input["((((r floordiv gpus_per_node) - 1 - u) mod (n floordiv gpus_per_node)) * gpus_per_node + (r + ((p - 1) mod (gpus_per_node - 1) + 1)) mod gpus_per_node) * (k floordiv n) + c"] step = 0
-                        after = [(channel "p + (1 - 2 * ((p - 1) floordiv (gpus_per_node - 1))) * (gpus_per_node - 1)", index "2 * (((c) - 1) * (((n floordiv gpus_per_node) + 1 - 1 - ((p - 1) floordiv (gpus_per_node - 1))) floordiv 2) + ((n floordiv gpus_per_node) - 1) floordiv 2)")]
+                    sched.send to "r - r mod gpus_per_node + (r + ((p - folders) mod (gpus_per_node - 1) + 1)) mod gpus_per_node" src = input["((((r floordiv gpus_per_node) - 1 - u) mod (n floordiv gpus_per_node)) * gpus_per_node + (r + ((p - folders) mod (gpus_per_node - 1) + 1)) mod gpus_per_node) * (k floordiv n) + c"] step = 0
+                        after = [(channel "p + (1 - 2 * ((p - folders) floordiv (gpus_per_node - 1))) * (gpus_per_node - 1)", index "2 * (((c) - 1) * (((n floordiv gpus_per_node) + 1 - 1 - ((p - folders) floordiv (gpus_per_node - 1))) floordiv 2) + ((n floordiv gpus_per_node) - 1) floordiv 2)")]
                   } else {
-                    sched.send to "r - r mod gpus_per_node + (r + ((p - 1) mod (gpus_per_node - 1) + 1)) mod gpus_per_node" src = input["((((r floordiv gpus_per_node) - 1 - u) mod (n floordiv gpus_per_node)) * gpus_per_node + (r + ((p - 1) mod (gpus_per_node - 1) + 1)) mod gpus_per_node) * (k floordiv n) + c"] step = 0
+                    sched.send to "r - r mod gpus_per_node + (r + ((p - folders) mod (gpus_per_node - 1) + 1)) mod gpus_per_node" src = input["((((r floordiv gpus_per_node) - 1 - u) mod (n floordiv gpus_per_node)) * gpus_per_node + (r + ((p - folders) mod (gpus_per_node - 1) + 1)) mod gpus_per_node) * (k floordiv n) + c"] step = 0
                   }
                 }
-                sched.recv from "r - r mod gpus_per_node + (r - ((p - 1) mod (gpus_per_node - 1) + 1)) mod gpus_per_node" dst = scratch["((n floordiv gpus_per_node) - 1) * (k floordiv n) + ((u) * (k floordiv n) + c) * (gpus_per_node - 1) + (((p - 1) mod (gpus_per_node - 1) + 1)) - 1"] step = 0
+                sched.recv from "r - r mod gpus_per_node + (r - ((p - folders) mod (gpus_per_node - 1) + 1)) mod gpus_per_node" dst = scratch["((n floordiv gpus_per_node) - 1) * (k floordiv n) + ((u) * (k floordiv n) + c) * (gpus_per_node - 1) + (((p - folders) mod (gpus_per_node - 1) + 1)) - 1"] step = 0
               }
             }
           }
           sched.if "c - 2 >= 0" {
             sched.for u = 0 to "(n floordiv gpus_per_node)" {
-              sched.if "u mod 2 == ((p - 1) floordiv (gpus_per_node - 1))" {
+              sched.if "u mod 2 == ((p - folders) floordiv (gpus_per_node - 1))" {
                 sched.if "u - 1 >= 0" {
-                  sched.send to "r - r mod gpus_per_node + (r + ((p - 1) mod (gpus_per_node - 1) + 1)) mod gpus_per_node" src = input["((((r floordiv gpus_per_node) - 1 - u) mod (n floordiv gpus_per_node)) * gpus_per_node + (r + ((p - 1) mod (gpus_per_node - 1) + 1)) mod gpus_per_node) * (k floordiv n) + c"] step = 0
-                      after = [(channel "p + (1 - 2 * ((p - 1) floordiv (gpus_per_node - 1))) * (gpus_per_node - 1)", index "2 * ((2 * c - 2) * (((n floordiv gpus_per_node) + 1 - 1 - ((p - 1) floordiv (gpus_per_node - 1))) floordiv 2) + (u - 1) floordiv 2)")]
+                  sched.send to "r - r mod gpus_per_node + (r + ((p - folders) mod (gpus_per_node - 1) + 1)) mod gpus_per_node" src = input["((((r floordiv gpus_per_node) - 1 - u) mod (n floordiv gpus_per_node)) * gpus_per_node + (r + ((p - folders) mod (gpus_per_node - 1) + 1)) mod gpus_per_node) * (k floordiv n) + c"] step = 0
+                      after = [(channel "p + (1 - 2 * ((p - folders) floordiv (gpus_per_node - 1))) * (gpus_per_node - 1)", index "2 * ((2 * c - 2) * (((n floordiv gpus_per_node) + 1 - 1 - ((p - folders) floordiv (gpus_per_node - 1))) floordiv 2) + (u - 1) floordiv 2)")]
                 } else {
                   sched.if "(2 * c - 2) - 1 >= 0, (n floordiv gpus_per_node) mod 2 == 0" {
-                    sched.send to "r - r mod gpus_per_node + (r + ((p - 1) mod (gpus_per_node - 1) + 1)) mod gpus_per_node" src = input["((((r floordiv gpus_per_node) - 1 - u) mod (n floordiv gpus_per_node)) * gpus_per_node + (r + ((p - 1) mod (gpus_per_node - 1) + 1)) mod gpus_per_node) * (k floordiv n) + c"] step = 0
-                        after = [(channel "p + (1 - 2 * ((p - 1) floordiv (gpus_per_node - 1))) * (gpus_per_node - 1)", index "2 * (((2 * c - 2) - 1) * (((n floordiv gpus_per_node) + 1 - 1 - ((p - 1) floordiv (gpus_per_node - 1))) floordiv 2) + ((n floordiv gpus_per_node) - 1) floordiv 2)")]
+                    sched.send to "r - r mod gpus_per_node + (r + ((p - folders) mod (gpus_per_node - 1) + 1)) mod gpus_per_node" src = input["((((r floordiv gpus_per_node) - 1 - u) mod (n floordiv gpus_per_node)) * gpus_per_node + (r + ((p - folders) mod (gpus_per_node - 1) + 1)) mod gpus_per_node) * (k floordiv n) + c"] step = 0
+                        after = [(channel "p + (1 - 2 * ((p - folders) floordiv (gpus_per_node - 1))) * (gpus_per_node - 1)", index "2 * (((2 * c - 2) - 1) * (((n floordiv gpus_per_node) + 1 - 1 - ((p - folders) floordiv (gpus_per_node - 1))) floordiv 2) + ((n floordiv gpus_per_node) - 1) floordiv 2)")]
                   } else {
-                    sched.send to "r - r mod gpus_per_node + (r + ((p - 1) mod (gpus_per_node - 1) + 1)) mod gpus_per_node" src = input["((((r floordiv gpus_per_node) - 1 - u) mod (n floordiv gpus_per_node)) * gpus_per_node + (r + ((p - 1) mod (gpus_per_node - 1) + 1)) mod gpus_per_node) * (k floordiv n) + c"] step = 0
+                    sched.send to "r - r mod gpus_per_node + (r + ((p - folders) mod (gpus_per_node - 1) + 1)) mod gpus_per_node" src = input["((((r floordiv gpus_per_node) - 1 - u) mod (n floordiv gpus_per_node)) * gpus_per_node + (r + ((p - folders) mod (gpus_per_node - 1) + 1)) mod gpus_per_node) * (k floordiv n) + c"] step = 0
                   }
                 }
-                sched.recv from "r - r mod gpus_per_node + (r - ((p - 1) mod (gpus_per_node - 1) + 1)) mod gpus_per_node" dst = scratch["((n floordiv gpus_per_node) - 1) * (k floordiv n) + ((u) * (k floordiv n) + c) * (gpus_per_node - 1) + (((p - 1) mod (gpus_per_node - 1) + 1)) - 1"] step = 0
+                sched.recv from "r - r mod gpus_per_node + (r - ((p - folders) mod (gpus_per_node - 1) + 1)) mod gpus_per_node" dst = scratch["((n floordiv gpus_per_node) - 1) * (k floordiv n) + ((u) * (k floordiv n) + c) * (gpus_per_node - 1) + (((p - folders) mod (gpus_per_node - 1) + 1)) - 1"] step = 0
               }
             }
           }
@@ -128,70 +136,70 @@ sched.schedule @hierarchical_direct_all_reduce collective = all_reduce
         sched.if "c - 2 >= 0" {
           sched.if "c - (k floordiv n) >= 0" {
             sched.for v = 0 to "(n floordiv gpus_per_node)" {
-              sched.if "v mod 2 == ((p - 1) floordiv (gpus_per_node - 1))" {
+              sched.if "v mod 2 == ((p - folders) floordiv (gpus_per_node - 1))" {
                 sched.if "v == 0" {
                   sched.if "v - 1 >= 0" {
-                    sched.send to "r - r mod gpus_per_node + (r + ((p - 1) mod (gpus_per_node - 1) + 1)) mod gpus_per_node" src = output["((r - (v) * gpus_per_node) mod n) * (k floordiv n) + c - 2"] step = 3
-                        after = [(channel "p + (1 - 2 * ((p - 1) floordiv (gpus_per_node - 1))) * (gpus_per_node - 1)", index "2 * (((k floordiv n) + c - 2) * (((n floordiv gpus_per_node) + 1 - 1 - ((p - 1) floordiv (gpus_per_node - 1))) floordiv 2) + (v - 1) floordiv 2)"), (channel "2 * gpus_per_node + (n floordiv gpus_per_node) - 2", index "c - 2")]
+                    sched.send to "r - r mod gpus_per_node + (r + ((p - folders) mod (gpus_per_node - 1) + 1)) mod gpus_per_node" src = output["((r - (v) * gpus_per_node) mod n) * (k floordiv n) + c - 2"] step = 3
+                        after = [(channel "p + (1 - 2 * ((p - folders) floordiv (gpus_per_node - 1))) * (gpus_per_node - 1)", index "2 * (((k floordiv n) + c - 2) * (((n floordiv gpus_per_node) + 1 - 1 - ((p - folders) floordiv (gpus_per_node - 1))) floordiv 2) + (v - 1) floordiv 2)"), (channel "folders + 2 * gpus_per_node + (n floordiv gpus_per_node) - 3", index "c - 2")]
                   } else {
                     sched.if "((k floordiv n) + c - 2) - 1 >= 0, (n floordiv gpus_per_node) mod 2 == 0" {
-                      sched.send to "r - r mod gpus_per_node + (r + ((p - 1) mod (gpus_per_node - 1) + 1)) mod gpus_per_node" src = output["((r - (v) * gpus_per_node) mod n) * (k floordiv n) + c - 2"] step = 3
-                          after = [(channel "p + (1 - 2 * ((p - 1) floordiv (gpus_per_node - 1))) * (gpus_per_node - 1)", index "2 * ((((k floordiv n) + c - 2) - 1) * (((n floordiv gpus_per_node) + 1 - 1 - ((p - 1) floordiv (gpus_per_node - 1))) floordiv 2) + ((n floordiv gpus_per_node) - 1) floordiv 2)"), (channel "2 * gpus_per_node + (n floordiv gpus_per_node) - 2", index "c - 2")]
+                      sched.send to "r - r mod gpus_per_node + (r + ((p - folders) mod (gpus_per_node - 1) + 1)) mod gpus_per_node" src = output["((r - (v) * gpus_per_node) mod n) * (k floordiv n) + c - 2"] step = 3
+                          after = [(channel "p + (1 - 2 * ((p - folders) floordiv (gpus_per_node - 1))) * (gpus_per_node - 1)", index "2 * ((((k floordiv n) + c - 2) - 1) * (((n floordiv gpus_per_node) + 1 - 1 - ((p - folders) floordiv (gpus_per_node - 1))) floordiv 2) + ((n floordiv gpus_per_node) - 1) floordiv 2)"), (channel "folders + 2 * gpus_per_node + (n floordiv gpus_per_node) - 3", index "c - 2")]
                     } else {
-                      sched.send to "r - r mod gpus_per_node + (r + ((p - 1) mod (gpus_per_node - 1) + 1)) mod gpus_per_node" src = output["((r - (v) * gpus_per_node) mod n) * (k floordiv n) + c - 2"] step = 3
-                          after = [(channel "2 * gpus_per_node + (n floordiv gpus_per_node) - 2", index "c - 2")]
+                      sched.send to "r - r mod gpus_per_node + (r + ((p - folders) mod (gpus_per_node - 1) + 1)) mod gpus_per_node" src = output["((r - (v) * gpus_per_node) mod n) * (k floordiv n) + c - 2"] step = 3
+                          after = [(channel "folders + 2 * gpus_per_node + (n floordiv gpus_per_node) - 3", index "c - 2")]
                     }
                   }
-                  sched.recv from "r - r mod gpus_per_node + (r - ((p - 1) mod (gpus_per_node - 1) + 1)) mod gpus_per_node" dst = output["((((r floordiv gpus_per_node) - (v)) mod (n floordiv gpus_per_node)) * gpus_per_node + (r - ((p - 1) mod (gpus_per_node - 1) + 1)) mod gpus_per_node) * (k floordiv n) + c - 2"] step = 3
+                  sched.recv from "r - r mod gpus_per_node + (r - ((p - folders) mod (gpus_per_node - 1) + 1)) mod gpus_per_node" dst = output["((((r floordiv gpus_per_node) - (v)) mod (n floordiv gpus_per_node)) * gpus_per_node + (r - ((p - folders) mod (gpus_per_node - 1) + 1)) mod gpus_per_node) * (k floordiv n) + c - 2"] step = 3
                 } else {
                   sched.if "v - 1 >= 0" {
-                    sched.send to "r - r mod gpus_per_node + (r + ((p - 1) mod (gpus_per_node - 1) + 1)) mod gpus_per_node" src = output["((r - (v) * gpus_per_node) mod n) * (k floordiv n) + c - 2"] step = 3
-                        after = [(channel "p + (1 - 2 * ((p - 1) floordiv (gpus_per_node - 1))) * (gpus_per_node - 1)", index "2 * (((k floordiv n) + c - 2) * (((n floordiv gpus_per_node) + 1 - 1 - ((p - 1) floordiv (gpus_per_node - 1))) floordiv 2) + (v - 1) floordiv 2)"), (channel "2 * gpus_per_node + (n floordiv gpus_per_node) - 1 + v - 1", index "2 * (c - 2) + 1")]
+                    sched.send to "r - r mod gpus_per_node + (r + ((p - folders) mod (gpus_per_node - 1) + 1)) mod gpus_per_node" src = output["((r - (v) * gpus_per_node) mod n) * (k floordiv n) + c - 2"] step = 3
+                        after = [(channel "p + (1 - 2 * ((p - folders) floordiv (gpus_per_node - 1))) * (gpus_per_node - 1)", index "2 * (((k floordiv n) + c - 2) * (((n floordiv gpus_per_node) + 1 - 1 - ((p - folders) floordiv (gpus_per_node - 1))) floordiv 2) + (v - 1) floordiv 2)"), (channel "folders + 2 * gpus_per_node + (n floordiv gpus_per_node) - 2 + v - 1", index "2 * (c - 2) + 1")]
                   } else {
                     sched.if "((k floordiv n) + c - 2) - 1 >= 0, (n floordiv gpus_per_node) mod 2 == 0" {
-                      sched.send to "r - r mod gpus_per_node + (r + ((p - 1) mod (gpus_per_node - 1) + 1)) mod gpus_per_node" src = output["((r - (v) * gpus_per_node) mod n) * (k floordiv n) + c - 2"] step = 3
-                          after = [(channel "p + (1 - 2 * ((p - 1) floordiv (gpus_per_node - 1))) * (gpus_per_node - 1)", index "2 * ((((k floordiv n) + c - 2) - 1) * (((n floordiv gpus_per_node) + 1 - 1 - ((p - 1) floordiv (gpus_per_node - 1))) floordiv 2) + ((n floordiv gpus_per_node) - 1) floordiv 2)"), (channel "2 * gpus_per_node + (n floordiv gpus_per_node) - 1 + v - 1", index "2 * (c - 2) + 1")]
+                      sched.send to "r - r mod gpus_per_node + (r + ((p - folders) mod (gpus_per_node - 1) + 1)) mod gpus_per_node" src = output["((r - (v) * gpus_per_node) mod n) * (k floordiv n) + c - 2"] step = 3
+                          after = [(channel "p + (1 - 2 * ((p - folders) floordiv (gpus_per_node - 1))) * (gpus_per_node - 1)", index "2 * ((((k floordiv n) + c - 2) - 1) * (((n floordiv gpus_per_node) + 1 - 1 - ((p - folders) floordiv (gpus_per_node - 1))) floordiv 2) + ((n floordiv gpus_per_node) - 1) floordiv 2)"), (channel "folders + 2 * gpus_per_node + (n floordiv gpus_per_node) - 2 + v - 1", index "2 * (c - 2) + 1")]
                     } else {
-                      sched.send to "r - r mod gpus_per_node + (r + ((p - 1) mod (gpus_per_node - 1) + 1)) mod gpus_per_node" src = output["((r - (v) * gpus_per_node) mod n) * (k floordiv n) + c - 2"] step = 3
-                          after = [(channel "2 * gpus_per_node + (n floordiv gpus_per_node) - 1 + v - 1", index "2 * (c - 2) + 1")]
+                      sched.send to "r - r mod gpus_per_node + (r + ((p - folders) mod (gpus_per_node - 1) + 1)) mod gpus_per_node" src = output["((r - (v) * gpus_per_node) mod n) * (k floordiv n) + c - 2"] step = 3
+                          after = [(channel "folders + 2 * gpus_per_node + (n floordiv gpus_per_node) - 2 + v - 1", index "2 * (c - 2) + 1")]
                     }
                   }
-                  sched.recv from "r - r mod gpus_per_node + (r - ((p - 1) mod (gpus_per_node - 1) + 1)) mod gpus_per_node" dst = output["((((r floordiv gpus_per_node) - (v)) mod (n floordiv gpus_per_node)) * gpus_per_node + (r - ((p - 1) mod (gpus_per_node - 1) + 1)) mod gpus_per_node) * (k floordiv n) + c - 2"] step = 3
+                  sched.recv from "r - r mod gpus_per_node + (r - ((p - folders) mod (gpus_per_node - 1) + 1)) mod gpus_per_node" dst = output["((((r floordiv gpus_per_node) - (v)) mod (n floordiv gpus_per_node)) * gpus_per_node + (r - ((p - folders) mod (gpus_per_node - 1) + 1)) mod gpus_per_node) * (k floordiv n) + c - 2"] step = 3
                 }
               }
             }
           }
           sched.if "(k floordiv n) - 1 - c >= 0" {
             sched.for v = 0 to "(n floordiv gpus_per_node)" {
-              sched.if "v mod 2 == ((p - 1) floordiv (gpus_per_node - 1))" {
+              sched.if "v mod 2 == ((p - folders) floordiv (gpus_per_node - 1))" {
                 sched.if "v == 0" {
                   sched.if "v - 1 >= 0" {
-                    sched.send to "r - r mod gpus_per_node + (r + ((p - 1) mod (gpus_per_node - 1) + 1)) mod gpus_per_node" src = output["((r - (v) * gpus_per_node) mod n) * (k floordiv n) + c - 2"] step = 3
-                        after = [(channel "p + (1 - 2 * ((p - 1) floordiv (gpus_per_node - 1))) * (gpus_per_node - 1)", index "2 * ((2 * c - 2 + 1) * (((n floordiv gpus_per_node) + 1 - 1 - ((p - 1) floordiv (gpus_per_node - 1))) floordiv 2) + (v - 1) floordiv 2)"), (channel "2 * gpus_per_node + (n floordiv gpus_per_node) - 2", index "c - 2")]
+                    sched.send to "r - r mod gpus_per_node + (r + ((p - folders) mod (gpus_per_node - 1) + 1)) mod gpus_per_node" src = output["((r - (v) * gpus_per_node) mod n) * (k floordiv n) + c - 2"] step = 3
+                        after = [(channel "p + (1 - 2 * ((p - folders) floordiv (gpus_per_node - 1))) * (gpus_per_node - 1)", index "2 * ((2 * c - 2 + 1) * (((n floordiv gpus_per_node) + 1 - 1 - ((p - folders) floordiv (gpus_per_node - 1))) floordiv 2) + (v - 1) floordiv 2)"), (channel "folders + 2 * gpus_per_node + (n floordiv gpus_per_node) - 3", index "c - 2")]
                   } else {
                     sched.if "(2 * c - 2 + 1) - 1 >= 0, (n floordiv gpus_per_node) mod 2 == 0" {
-                      sched.send to "r - r mod gpus_per_node + (r + ((p - 1) mod (gpus_per_node - 1) + 1)) mod gpus_per_node" src = output["((r - (v) * gpus_per_node) mod n) * (k floordiv n) + c - 2"] step = 3
-                          after = [(channel "p + (1 - 2 * ((p - 1) floordiv (gpus_per_node - 1))) * (gpus_per_node - 1)", index "2 * (((2 * c - 2 + 1) - 1) * (((n floordiv gpus_per_node) + 1 - 1 - ((p - 1) floordiv (gpus_per_node - 1))) floordiv 2) + ((n floordiv gpus_per_node) - 1) floordiv 2)"), (channel "2 * gpus_per_node + (n floordiv gpus_per_node) - 2", index "c - 2")]
+                      sched.send to "r - r mod gpus_per_node + (r + ((p - folders) mod (gpus_per_node - 1) + 1)) mod gpus_per_node" src = output["((r - (v) * gpus_per_node) mod n) * (k floordiv n) + c - 2"] step = 3
+                          after = [(channel "p + (1 - 2 * ((p - folders) floordiv (gpus_per_node - 1))) * (gpus_per_node - 1)", index "2 * (((2 * c - 2 + 1) - 1) * (((n floordiv gpus_per_node) + 1 - 1 - ((p - folders) floordiv (gpus_per_node - 1))) floordiv 2) + ((n floordiv gpus_per_node) - 1) floordiv 2)"), (channel "folders + 2 * gpus_per_node + (n floordiv gpus_per_node) - 3", index "c - 2")]
                     } else {
-                      sched.send to "r - r mod gpus_per_node + (r + ((p - 1) mod (gpus_per_node - 1) + 1)) mod gpus_per_node" src = output["((r - (v) * gpus_per_node) mod n) * (k floordiv n) + c - 2"] step = 3
-                          after = [(channel "2 * gpus_per_node + (n floordiv gpus_per_node) - 2", index "c - 2")]
+                      sched.send to "r - r mod gpus_per_node + (r + ((p - folders) mod (gpus_per_node - 1) + 1)) mod gpus_per_node" src = output["((r - (v) * gpus_per_node) mod n) * (k floordiv n) + c - 2"] step = 3
+                          after = [(channel "folders + 2 * gpus_per_node + (n floordiv gpus_per_node) - 3", index "c - 2")]
                     }
                   }
-                  sched.recv from "r - r mod gpus_per_node + (r - ((p - 1) mod (gpus_per_node - 1) + 1)) mod gpus_per_node" dst = output["((((r floordiv gpus_per_node) - (v)) mod (n floordiv gpus_per_node)) * gpus_per_node + (r - ((p - 1) mod (gpus_per_node - 1) + 1)) mod gpus_per_node) * (k floordiv n) + c - 2"] step = 3
+                  sched.recv from "r - r mod gpus_per_node + (r - ((p - folders) mod (gpus_per_node - 1) + 1)) mod gpus_per_node" dst = output["((((r floordiv gpus_per_node) - (v)) mod (n floordiv gpus_per_node)) * gpus_per_node + (r - ((p - folders) mod (gpus_per_node - 1) + 1)) mod gpus_per_node) * (k floordiv n) + c - 2"] step = 3
                 } else {
                   sched.if "v - 1 >= 0" {
-                    sched.send to "r - r mod gpus_per_node + (r + ((p - 1) mod (gpus_per_node - 1) + 1)) mod gpus_per_node" src = output["((r - (v) * gpus_per_node) mod n) * (k floordiv n) + c - 2"] step = 3
-                        after = [(channel "p + (1 - 2 * ((p - 1) floordiv (gpus_per_node - 1))) * (gpus_per_node - 1)", index "2 * ((2 * c - 2 + 1) * (((n floordiv gpus_per_node) + 1 - 1 - ((p - 1) floordiv (gpus_per_node - 1))) floordiv 2) + (v - 1) floordiv 2)"), (channel "2 * gpus_per_node + (n floordiv gpus_per_node) - 1 + v - 1", index "2 * (c - 2) + 1")]
+                    sched.send to "r - r mod gpus_per_node + (r + ((p - folders) mod (gpus_per_node - 1) + 1)) mod gpus_per_node" src = output["((r - (v) * gpus_per_node) mod n) * (k floordiv n) + c - 2"] step = 3
+                        after = [(channel "p + (1 - 2 * ((p - folders) floordiv (gpus_per_node - 1))) * (gpus_per_node - 1)", index "2 * ((2 * c - 2 + 1) * (((n floordiv gpus_per_node) + 1 - 1 - ((p - folders) floordiv (gpus_per_node - 1))) floordiv 2) + (v - 1) floordiv 2)"), (channel "folders + 2 * gpus_per_node + (n floordiv gpus_per_node) - 2 + v - 1", index "2 * (c - 2) + 1")]
                   } else {
                     sched.if "(2 * c - 2 + 1) - 1 >= 0, (n floordiv gpus_per_node) mod 2 == 0" {
-                      sched.send to "r - r mod gpus_per_node + (r + ((p - 1) mod (gpus_per_node - 1) + 1)) mod gpus_per_node" src = output["((r - (v) * gpus_per_node) mod n) * (k floordiv n) + c - 2"] step = 3
-                          after = [(channel "p + (1 - 2 * ((p - 1) floordiv (gpus_per_node - 1))) * (gpus_per_node - 1)", index "2 * (((2 * c - 2 + 1) - 1) * (((n floordiv gpus_per_node) + 1 - 1 - ((p - 1) floordiv (gpus_per_node - 1))) floordiv 2) + ((n floordiv gpus_per_node) - 1) floordiv 2)"), (channel "2 * gpus_per_node + (n floordiv gpus_per_node) - 1 + v - 1", index "2 * (c - 2) + 1")]
+                      sched.send to "r - r mod gpus_per_node + (r + ((p - folders) mod (gpus_per_node - 1) + 1)) mod gpus_per_node" src = output["((r - (v) * gpus_per_node) mod n) * (k floordiv n) + c - 2"] step = 3
+                          after = [(channel "p + (1 - 2 * ((p - folders) floordiv (gpus_per_node - 1))) * (gpus_per_node - 1)", index "2 * (((2 * c - 2 + 1) - 1) * (((n floordiv gpus_per_node) + 1 - 1 - ((p - folders) floordiv (gpus_per_node - 1))) floordiv 2) + ((n floordiv gpus_per_node) - 1) floordiv 2)"), (channel "folders + 2 * gpus_per_node + (n floordiv gpus_per_node) - 2 + v - 1", index "2 * (c - 2) + 1")]
                     } else {
-                      sched.send to "r - r mod gpus_per_node + (r + ((p - 1) mod (gpus_per_node - 1) + 1)) mod gpus_per_node" src = output["((r - (v) * gpus_per_node) mod n) * (k floordiv n) + c - 2"] step = 3
-                          after = [(channel "2 * gpus_per_node + (n floordiv gpus_per_node) - 1 + v - 1", index "2 * (c - 2) + 1")]
+                      sched.send to "r - r mod gpus_per_node + (r + ((p - folders) mod (gpus_per_node - 1) + 1)) mod gpus_per_node" src = output["((r - (v) * gpus_per_node) mod n) * (k floordiv n) + c - 2"] step = 3
+                          after = [(channel "folders + 2 * gpus_per_node + (n floordiv gpus_per_node) - 2 + v - 1", index "2 * (c - 2) + 1")]
                     }
                   }
-                  sched.recv from "r - r mod gpus_per_node + (r - ((p - 1) mod (gpus_per_node - 1) + 1)) mod gpus_per_node" dst = output["((((r floordiv gpus_per_node) - (v)) mod (n floordiv gpus_per_node)) * gpus_per_node + (r - ((p - 1) mod (gpus_per_node - 1) + 1)) mod gpus_per_node) * (k floordiv n) + c - 2"] step = 3
+                  sched.recv from "r - r mod gpus_per_node + (r - ((p - folders) mod (gpus_per_node - 1) + 1)) mod gpus_per_node" dst = output["((((r floordiv gpus_per_node) - (v)) mod (n floordiv gpus_per_node)) * gpus_per_node + (r - ((p - folders) mod (gpus_per_node - 1) + 1)) mod gpus_per_node) * (k floordiv n) + c - 2"] step = 3
                 }
               }
             }
@@ -199,26 +207,26 @@ sched.schedule @hierarchical_direct_all_reduce collective = all_reduce
         }
       }
     }
-    sched.if "p - 2 * gpus_per_node + 1 >= 0, 2 * gpus_per_node + (n floordiv gpus_per_node) - 3 - p >= 0" {
+    sched.if "p - (folders + 2 * gpus_per_node - 2) >= 0, folders + 2 * gpus_per_node + (n floordiv gpus_per_node) - 3 - 1 - p >= 0" {
       sched.for c = 0 to "(k floordiv n)" {
-        sched.send to "(r - (p - 2 * gpus_per_node + 2) * gpus_per_node) mod n" src = scratch["((p - 2 * gpus_per_node + 2) - 1) * (k floordiv n) + c"] step = 1
-            after = [(channel 0, index "2 * (c * (n floordiv gpus_per_node) + (p - 2 * gpus_per_node + 2) - 1) + 1")]
-        sched.recv from "(r + (p - 2 * gpus_per_node + 2) * gpus_per_node) mod n" dst = scratch["((n floordiv gpus_per_node) - 1) * (k floordiv n) + (n floordiv gpus_per_node) * (k floordiv n) * (gpus_per_node - 1) + c * ((n floordiv gpus_per_node) - 1) + (p - 2 * gpus_per_node + 2) - 1"] step = 1
+        sched.send to "(r - (p - (folders + 2 * gpus_per_node - 2) + 1) * gpus_per_node) mod n" src = scratch["((p - (folders + 2 * gpus_per_node - 2) + 1) - 1) * (k floordiv n) + c"] step = 1
+            after = [(channel "((p - (folders + 2 * gpus_per_node - 2) + 1) - 1) mod folders", index "2 * (c * (((n floordiv gpus_per_node) + folders - 1 - ((p - (folders + 2 * gpus_per_node - 2) + 1) - 1) mod folders) floordiv folders) + ((p - (folders + 2 * gpus_per_node - 2) + 1) - 1) floordiv folders) + 1")]
+        sched.recv from "(r + (p - (folders + 2 * gpus_per_node - 2) + 1) * gpus_per_node) mod n" dst = scratch["((n floordiv gpus_per_node) - 1) * (k floordiv n) + (n floordiv gpus_per_node) * (k floordiv n) * (gpus_per_node - 1) + c * ((n floordiv gpus_per_node) - 1) + (p - (folders + 2 * gpus_per_node - 2) + 1) - 1"] step = 1
       }
     }
-    sched.if "p == 2 * gpus_per_node + (n floordiv gpus_per_node) - 2" {
+    sched.if "p == folders + 2 * gpus_per_node + (n floordiv gpus_per_node) - 3" {
       sched.for c = 0 to "(k floordiv n)" {
         sched.reduce src = scratch["((n floordiv gpus_per_node) - 1) * (k floordiv n) + (n floordiv gpus_per_node) * (k floordiv n) * (gpus_per_node - 1) + c * ((n floordiv gpus_per_node) - 1) + 0"]
             dst = output["r * (k floordiv n) + c"] fanin = "(n floordiv gpus_per_node) - 1" step = 1
-            after = [(channel 0, index "2 * (c * (n floordiv gpus_per_node) + (n floordiv gpus_per_node) - 1) + 1"),
-                     (channel "2 * gpus_per_node - 1" to "2 * gpus_per_node - 1 + (n floordiv gpus_per_node) - 1", index "2 * c + 1")]
+            after = [(channel "((n floordiv gpus_per_node) - 1) mod folders", index "2 * (c * (((n floordiv gpus_per_node) + folders - 1 - ((n floordiv gpus_per_node) - 1) mod folders) floordiv folders) + ((n floordiv gpus_per_node) - 1) floordiv folders) + 1"),
+                     (channel "folders + 2 * gpus_per_node - 2" to "folders + 2 * gpus_per_node - 2 + (n floordiv gpus_per_node) - 1", index "2 * c + 1")]
       }
     }
-    sched.if "p - 2 * gpus_per_node - (n floordiv gpus_per_node) + 1 >= 0" {
+    sched.if "p - (folders + 2 * gpus_per_node + (n floordiv gpus_per_node) - 2) >= 0" {
       sched.for c = 0 to "(k floordiv n)" {
-        sched.send to "(r + (p - 2 * gpus_per_node - (n floordiv gpus_per_node) + 2) * gpus_per_node) mod n" src = output["r * (k floordiv n) + c"] step = 2
-            after = [(channel "2 * gpus_per_node + (n floordiv gpus_per_node) - 2", index c)]
-        sched.recv from "(r - (p - 2 * gpus_per_node - (n floordiv gpus_per_node) + 2) * gpus_per_node) mod n" dst = output["((r - (p - 2 * gpus_per_node - (n floordiv gpus_per_node) + 2) * gpus_per_node) mod n) * (k floordiv n) + c"] step = 2
+        sched.send to "(r + (p - (folders + 2 * gpus_per_node + (n floordiv gpus_per_node) - 2) + 1) * gpus_per_node) mod n" src = output["r * (k floordiv n) + c"] step = 2
+            after = [(channel "folders + 2 * gpus_per_node + (n floordiv gpus_per_node) - 3", index c)]
+        sched.recv from "(r - (p - (folders + 2 * gpus_per_node + (n floordiv gpus_per_node) - 2) + 1) * gpus_per_node) mod n" dst = output["((r - (p - (folders + 2 * gpus_per_node + (n floordiv gpus_per_node) - 2) + 1) * gpus_per_node) mod n) * (k floordiv n) + c"] step = 2
       }
     }
   }

@@ -9,6 +9,13 @@
 // RUN: collc-opt %collc_src/lowering/CollToSched/algorithms/hierarchical_direct_all_reduce.mlir --sched-verify="group-sizes=6 chunks=2 params=gpus_per_node=2 slots=1" -o /dev/null 2>&1 | FileCheck %s --check-prefix=N6G2
 // RUN: collc-opt %collc_src/lowering/CollToSched/algorithms/hierarchical_direct_all_reduce.mlir --sched-verify="group-sizes=12 chunks=1,2 params=gpus_per_node=4" -o /dev/null 2>&1 | FileCheck %s --check-prefix=N12G4
 // RUN: collc-opt %collc_src/lowering/CollToSched/algorithms/hierarchical_direct_all_reduce.mlir --sched-verify="group-sizes=64 chunks=1 params=gpus_per_node=8" -o /dev/null 2>&1 | FileCheck %s --check-prefix=N64G8
+// More fold channels (folders, selection's channel parameter): units spread
+// over them, fewer than the nodes, as many, and more (idle ones).
+// RUN: collc-opt %collc_src/lowering/CollToSched/algorithms/hierarchical_direct_all_reduce.mlir --sched-verify="group-sizes=12 chunks=1,2 params=gpus_per_node=4,folders=2" -o /dev/null 2>&1 | FileCheck %s --check-prefix=N12G4F2
+// RUN: collc-opt %collc_src/lowering/CollToSched/algorithms/hierarchical_direct_all_reduce.mlir --sched-verify="group-sizes=12 chunks=3 params=gpus_per_node=4,folders=3" -o /dev/null 2>&1 | FileCheck %s --check-prefix=N12G4F3
+// RUN: collc-opt %collc_src/lowering/CollToSched/algorithms/hierarchical_direct_all_reduce.mlir --sched-verify="group-sizes=12 chunks=1 params=gpus_per_node=4,folders=5" -o /dev/null 2>&1 | FileCheck %s --check-prefix=N12G4F5
+// RUN: collc-opt %collc_src/lowering/CollToSched/algorithms/hierarchical_direct_all_reduce.mlir --sched-verify="group-sizes=35 chunks=2 params=gpus_per_node=5,folders=4 slots=1" -o /dev/null 2>&1 | FileCheck %s --check-prefix=N35G5F4
+// RUN: collc-opt %collc_src/lowering/CollToSched/algorithms/hierarchical_direct_all_reduce.mlir --sched-verify="group-sizes=64 chunks=1 params=gpus_per_node=8,folders=2" -o /dev/null 2>&1 | FileCheck %s --check-prefix=N64G8F2
 
 // N4G2: sched-verify: @hierarchical_direct_all_reduce: n = 4, k = 4: verified (68 instructions, 24 transfers)
 // N4G2: sched-verify: @hierarchical_direct_all_reduce: n = 4, k = 12: verified (204 instructions, 72 transfers)
@@ -29,3 +36,15 @@
 // default limit of 2048).
 // N64G8: sched-verify: @hierarchical_direct_all_reduce: n = 64, k = 64: verified (17216 instructions, 8064 transfers){{$}}
 // N64G8-NOT: error
+// N12G4F2: sched-verify: @hierarchical_direct_all_reduce: n = 12, k = 12: verified (612 instructions, 264 transfers){{$}}
+// N12G4F2: sched-verify: @hierarchical_direct_all_reduce: n = 12, k = 24: verified (1224 instructions, 528 transfers){{$}}
+// N12G4F2-NOT: error
+// N12G4F3: sched-verify: @hierarchical_direct_all_reduce: n = 12, k = 36: verified (1836 instructions, 792 transfers){{$}}
+// N12G4F3-NOT: error
+// N12G4F5: sched-verify: @hierarchical_direct_all_reduce: n = 12, k = 12: verified (612 instructions, 264 transfers){{$}}
+// N12G4F5-NOT: error
+// N35G5F4: sched-verify: @hierarchical_direct_all_reduce: n = 35, k = 70: verified (10570 instructions, 4760 transfers){{$}}
+// N35G5F4-NOT: error
+// At 64 ranks with two fold channels: 1984 channel streams.
+// N64G8F2: sched-verify: @hierarchical_direct_all_reduce: n = 64, k = 64: verified (17216 instructions, 8064 transfers){{$}}
+// N64G8F2-NOT: error

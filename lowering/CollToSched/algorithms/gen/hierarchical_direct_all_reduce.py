@@ -15,16 +15,19 @@ N = "(n floordiv gpus_per_node)"
 K = "(k floordiv n)"
 import os
 LAG = os.environ.get("LAG", "2")
-def Q(p="p"): return f"(({p} - 1) floordiv ({G} - 1))"
-D = f"((p - 1) mod ({G} - 1) + 1)"
+F = "folders"
+def Q(p="p"): return f"(({p} - {F}) floordiv ({G} - 1))"
+D = f"((p - {F}) mod ({G} - 1) + 1)"
 def CNT(q): return f"(({N} + 1 - {q}) floordiv 2)"
 # groups before: RS(c): c==0 -> 0 else 2c-1 ; AG(c): c == K-1 -> 2K-1 else 2c+2
 def idx(gn, q, u): return f"({gn}) * {CNT(q)} + ({u}) floordiv 2"
 RSNODE_STAGE = lambda c,u,d: f"({N} - 1) * {K} + (({u}) * {K} + {c}) * ({G} - 1) + ({d}) - 1"
 RAIL_STAGE = lambda c,e1: f"({N} - 1) * {K} + {N} * {K} * ({G} - 1) + {c} * ({N} - 1) + {e1}"
-FOLD = f"2 * {G} + {N} - 2"          # final fold channel
-RSRAIL0 = f"2 * {G} - 1"              # first RS rail channel
-AGRAIL0 = f"2 * {G} + {N} - 1"        # first AG rail channel
+RSRAIL0 = f"{F} + 2 * {G} - 2"        # first RS rail channel
+FOLD = f"{F} + 2 * {G} + {N} - 3"     # final fold channel
+AGRAIL0 = f"{F} + 2 * {G} + {N} - 2"  # first AG rail channel
+# The reduce of node unit (c, u), on fold channel u mod F.
+def FIDX(c, u): return f"2 * ({c} * (({N} + {F} - 1 - ({u}) mod {F}) floordiv {F}) + ({u}) floordiv {F}) + 1"
 out = []
 w = out.append
 HEADER = r'''// Hierarchical direct all-reduce: the hierarchical_direct reduce-scatter
@@ -50,12 +53,15 @@ HEADER = r'''// Hierarchical direct all-reduce: the hierarchical_direct reduce-s
 // (c, u < N-1) at u K + c; node peer d's contribution to unit (c, u) at
 // (N-1) K + (u K + c)(g-1) + d - 1; rail peer e's node sum for chunk c at
 // (N-1) K + N K (g-1) + c (N-1) + e - 1.
-// Channels (2 g + 2 N - 2; 30 on 8 nodes of 8):
-//   0: per reduce-scatter unit, copy the own contribution and combine the
-//      g - 1 received ones (fanin g - 1) into the node sum (own node: into
-//      output[r K + c]);
-//   1 .. 2g-2: node peer d = (p - 1) mod (g - 1) + 1, two channels per peer
-//      (parity q = (p - 1) floordiv (g - 1)). A peer's units come in groups
+// Channels (F + 2 g + 2 N - 3, F = folders; 29 + F on 8 nodes of 8):
+//   0 .. F-1: fold channel f, per reduce-scatter unit u = f, f + F, ...
+//      (c-major), copy the own contribution and combine the g - 1
+//      received ones (fanin g - 1) into the node sum (own node: into
+//      output[r K + c]). These combines are most of a rank's memory
+//      traffic, so where one channel's rate is capped (a thread block on a
+//      GPU) selection chooses F (collc.channel_param);
+//   F .. F+2g-3: node peer d = (p - F) mod (g - 1) + 1, two channels per
+//      peer (parity q = (p - F) floordiv (g - 1)). A peer's units come in groups
 //      of N: reduce-scatter chunks 0 .. LAG-1, then reduce-scatter chunk c
 //      and all-gather chunk c - LAG alternately, then the last LAG
 //      all-gather chunks (LAG = 2: the all-gather of a chunk comes back from
@@ -68,12 +74,13 @@ HEADER = r'''// Hierarchical direct all-reduce: the hierarchical_direct reduce-s
 //      node a - v's reduced chunk of this rank's rail (the own one after the
 //      final combine, the others after the rail delivered them) and
 //      receives l - d's into the output;
-//   2g-1 .. 2g+N-3: reduce-scatter, rail peer e = p - 2g + 2: send the node
-//      sum of unit (c, e - 1) to node a - e, receive node a + e's;
-//   2g+N-2: per chunk, combine the N - 1 rail arrivals into output[r K + c]
-//      (fanin N - 1): this rank's part of chunk c is reduced;
-//   2g+N-1 .. 2g+2N-3: all-gather, rail peer e = p - 2g - N + 2: send the
-//      reduced chunk to node a + e, receive node a - e's into its place.
+//   F+2g-2 .. F+2g+N-4: reduce-scatter, rail peer e = p - F - 2g + 3: send
+//      the node sum of unit (c, e - 1) to node a - e, receive node a + e's;
+//   F+2g+N-3: per chunk, combine the N - 1 rail arrivals into
+//      output[r K + c] (fanin N - 1): this rank's part of chunk c is reduced;
+//   F+2g+N-2 .. F+2g+2N-4: all-gather, rail peer e = p - F - 2g - N + 3:
+//      send the reduced chunk to node a + e, receive node a - e's into its
+//      place.
 // Bytes sent per rank: 2 (g-1)/g M intra-node + 2 (N-1)/n M inter-node =
 // 2 (n-1)/n M. Steps: 4. Instructions per rank: K (4 N g + 2 N - 3);
 // transfers: 2 n (n - 1) K.
@@ -83,34 +90,37 @@ w(f'''sched.schedule @hierarchical_direct_all_reduce collective = all_reduce
     algorithm = "hierarchical_direct"
     attributes {{collc.chunk_unit = "n", collc.requires = ["nodes"],
                 collc.volume = "2 (n-1)/n M: 2 (g-1)/g M intra-node + 2 (n/g-1)/n M inter-node",
-                collc.steps = "4"}}
-    params = {{gpus_per_node = 8}}
+                collc.steps = "4", collc.channel_param = "folders"}}
+    params = {{folders = 1, gpus_per_node = 8}}
     scratch = "k floordiv n * (n + n floordiv gpus_per_node - 1)"
     description = "hierarchical direct: direct node reduce-scatter and rail reduce-scatter combined in one pass each, then direct rail and node all-gathers, chunk-pipelined and overlapped; needs nodes; 2(n-1)/n M sent per rank" {{''')
-# channel 0: RS folds
+# One channel range: its lower bound must be a number.
+w(f'  sched.channel p = 0 to "{F} + 2 * {G} + 2 * {N} - 3" {{')
+# fold channels p < F: the node folds of units u = p, p + F, ...
 def rs_fold(c, u, gn, dst, dstidx, srcidx_copy, indent):
     q = f"({u}) mod 2"
     sp = ' ' * indent
     return f'''{sp}sched.copy src = input["{srcidx_copy}"] dst = {dst}["{dstidx}"]
 {sp}sched.reduce src = scratch["{RSNODE_STAGE(c, u, 1)}"]
 {sp}    dst = {dst}["{dstidx}"] fanin = "{G} - 1"
-{sp}    after = [(channel "1 + ({q}) * ({G} - 1)" to "{G} + ({q}) * ({G} - 1)", index "2 * ({idx(gn, q, u)}) + 1")]'''
-w('  sched.channel 0 {')
+{sp}    after = [(channel "{F} + ({q}) * ({G} - 1)" to "{F} + {G} - 1 + ({q}) * ({G} - 1)", index "2 * ({idx(gn, q, u)}) + 1")]'''
+w(f'    sched.if "{F} - 1 - p >= 0" {{')
 w(f'    sched.for c = 0 to "{K}" {{')
 for case, gn in ((f"{LAG} - 1 - c >= 0", "c"), (f"c - {LAG} >= 0", f"2 * c - {LAG}")):
     w(f'      sched.if "{case}" {{')
-    w(f'        sched.for u = 0 to "{N} - 1" {{')
+    w(f'        sched.for u = p to "{N} - 1" step {F} {{')
     w(rs_fold("c", "u", gn, "scratch", f"u * {K} + c",
               f"((((r floordiv {G}) - 1 - u) mod {N}) * {G} + r mod {G}) * {K} + c", 10))
     w('        }')
     u = f"{N} - 1"
-    w(rs_fold("c", u, gn, "output", f"r * {K} + c", f"r * {K} + c", 8))
+    w(f'        sched.if "({u}) mod {F} == p" {{')
+    w(rs_fold("c", u, gn, "output", f"r * {K} + c", f"r * {K} + c", 10))
+    w('        }')
     w('      }')
 w('    }')
-w('  }')
-# node channels p in [1, 2G-1): peer d = D, parity q = Q
-w(f'  sched.channel p = 1 to "2 * {G} + 2 * {N} - 2" {{')
-w(f'    sched.if "2 * {G} - 2 - p >= 0" {{')
+w('    }')
+# node channels p in [F, F + 2G - 2): peer d = D, parity q = Q
+w(f'    sched.if "p - {F} >= 0, {F} + 2 * {G} - 3 - p >= 0" {{')
 w(f'      sched.for c = 0 to "{K} + {LAG}" {{')
 # RS group
 def unit(kind, c, u):
@@ -164,13 +174,13 @@ for case, gn in ((f"{LAG} - 1 - c >= 0", "c"), (f"c - {LAG} >= 0", f"2 * c - {LA
     w('            }')
     w('          }')
 w('        }')
-# AG groups: AG(c - 1) in iteration c >= 1
+# AG groups: AG(c - LAG) in iteration c >= LAG
 w(f'        sched.if "c - {LAG} >= 0" {{')
 for case, gn in ((f"c - {K} >= 0", f"{K} + c - {LAG}"), (f"{K} - 1 - c >= 0", f"2 * c - {LAG} + 1")):
     w(f'          sched.if "{case}" {{')
     w(f'            sched.for v = 0 to "{N}" {{')
     w(f'              sched.if "v mod 2 == {Q()}" {{')
-    # data dependency: v == 0 -> final fold of chunk c-1 (index c-1); else AG rail channel (v) recv index 2(c-1)+1
+    # data dependency: v == 0 -> final fold of chunk c - LAG; else AG rail channel v's recv of it
     w(f'                sched.if "v == 0" {{')
     for line in emit_unit("AG", f"c - {LAG}", "v", gn, 18, [f'(channel "{FOLD}", index "c - {LAG}")']): w(line)
     w(f'                }} else {{')
@@ -182,13 +192,12 @@ for case, gn in ((f"c - {K} >= 0", f"{K} + c - {LAG}"), (f"{K} - 1 - c >= 0", f"
 w('        }')
 w('      }')
 w('    }')
-# RS rail channels [2G-1, 2G+N-2): e = p - (2G - 1) + 1
-E = f"(p - 2 * {G} + 2)"
-w(f'    sched.if "p - 2 * {G} + 1 >= 0, 2 * {G} + {N} - 3 - p >= 0" {{')
+# RS rail channels [RSRAIL0, FOLD): rail peer e
+E = f"(p - ({RSRAIL0}) + 1)"
+w(f'    sched.if "p - ({RSRAIL0}) >= 0, {FOLD} - 1 - p >= 0" {{')
 w(f'      sched.for c = 0 to "{K}" {{')
-# fold index on channel 0 for unit (c, e-1): channel 0 has per c: (N-1) units x2 + 2 = 2N instrs; unit u at 2(cN+u)+1
 w(f'        sched.send to "(r - {E} * {G}) mod n" src = scratch["({E} - 1) * {K} + c"] step = 1')
-w(f'            after = [(channel 0, index "2 * (c * {N} + {E} - 1) + 1")]')
+w(f'            after = [(channel "({E} - 1) mod {F}", index "{FIDX("c", E + " - 1")}")]')
 w(f'        sched.recv from "(r + {E} * {G}) mod n" dst = scratch["{RAIL_STAGE("c", E + " - 1")}"] step = 1')
 w('      }')
 w('    }')
@@ -197,13 +206,13 @@ w(f'    sched.if "p == {FOLD}" {{')
 w(f'      sched.for c = 0 to "{K}" {{')
 w(f'        sched.reduce src = scratch["{RAIL_STAGE("c", "0")}"]')
 w(f'            dst = output["r * {K} + c"] fanin = "{N} - 1" step = 1')
-w(f'            after = [(channel 0, index "2 * (c * {N} + {N} - 1) + 1"),')
+w(f'            after = [(channel "({N} - 1) mod {F}", index "{FIDX("c", N + " - 1")}"),')
 w(f'                     (channel "{RSRAIL0}" to "{RSRAIL0} + {N} - 1", index "2 * c + 1")]')
 w('      }')
 w('    }')
-# AG rail channels [2G+N-1, 2G+2N-2): e = p - (2G+N-1) + 1
-E2 = f"(p - 2 * {G} - {N} + 2)"
-w(f'    sched.if "p - 2 * {G} - {N} + 1 >= 0" {{')
+# AG rail channels [AGRAIL0, AGRAIL0 + N - 1): rail peer e
+E2 = f"(p - ({AGRAIL0}) + 1)"
+w(f'    sched.if "p - ({AGRAIL0}) >= 0" {{')
 w(f'      sched.for c = 0 to "{K}" {{')
 w(f'        sched.send to "(r + {E2} * {G}) mod n" src = output["r * {K} + c"] step = 2')
 w(f'            after = [(channel "{FOLD}", index c)]')
