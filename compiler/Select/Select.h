@@ -97,9 +97,12 @@ struct SelectOptions {
   /// (sim::channelCap) and --algo-param does not set it, each also with as
   /// many chunks per unit as channels when --chunks is free. Up to 32, the
   /// channels that can be resident at once (sched-verify) and NCCL's
-  /// MAXCHANNELS. Without a cap the model gives more channels nothing to
-  /// gain but connection slots, so the algorithm's default is used.
-  std::vector<int64_t> channelCounts = {1, 2, 4, 8, 16, 32};
+  /// MAXCHANNELS; 3, 6, 12 and 24 too, so that an algorithm whose other
+  /// channels leave room for 3 is not held to 2 (hierarchical_direct
+  /// all_reduce on 8 nodes of 8 runs 29 + `folders` channels). Without a
+  /// cap the model gives more channels nothing to gain but connection
+  /// slots, so the algorithm's default is used.
+  std::vector<int64_t> channelCounts = {1, 2, 3, 4, 6, 8, 12, 16, 24, 32};
   sim::SimOptions simulation;
   /// Whether candidates whose quickLowerBound shows they can be neither the
   /// fastest nor the runner-up are skipped (collc --select-prune). The

@@ -20,7 +20,8 @@
 //       the parameter that sets how many channels (thread blocks on a GPU)
 //       the schedule runs in parallel. Where the topology caps what one
 //       channel moves (channel_bandwidth_GBps), selection tries it at
-//       1, 2, 4, 8, 16 and 32 unless --algo-param sets it.
+//       1, 2, 3, 4, 6, 8, 12, 16, 24 and 32 unless --algo-param
+//       sets it.
 //   collc.volume = "2 (n-1)/n M", collc.steps = "2 (n-1)"   (documentation)
 //
 //===----------------------------------------------------------------------===//
