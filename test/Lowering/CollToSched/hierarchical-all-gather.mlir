@@ -6,6 +6,11 @@
 // RUN: collc-opt %collc_src/lowering/CollToSched/algorithms/hierarchical_all_gather.mlir --sched-verify="group-sizes=6,12 chunks=1,2,3 params=gpus_per_node=3" -o /dev/null 2>&1 | FileCheck %s --check-prefix=G3 --implicit-check-not=error
 // RUN: collc-opt %collc_src/lowering/CollToSched/algorithms/hierarchical_all_gather.mlir --sched-verify="group-sizes=12,24 chunks=1,2,3 params=gpus_per_node=4" -o /dev/null 2>&1 | FileCheck %s --check-prefix=G4 --implicit-check-not=error
 // RUN: collc-opt %collc_src/lowering/CollToSched/algorithms/hierarchical_all_gather.mlir --sched-verify="group-sizes=16,24,64 chunks=1,2,3 params=gpus_per_node=8" -o /dev/null 2>&1 | FileCheck %s --check-prefix=G8 --implicit-check-not=error
+// `rings` sets of rings side by side (selection's channel parameter), as
+// many as the chunks (or slices) and more (idle ones).
+// RUN: collc-opt %collc_src/lowering/CollToSched/algorithms/hierarchical_all_gather.mlir --sched-verify="group-sizes=4,12 chunks=1,2,4 params=gpus_per_node=2,rings=2" -o /dev/null 2>&1 | FileCheck %s --check-prefix=R2 --implicit-check-not=error
+// RUN: collc-opt %collc_src/lowering/CollToSched/algorithms/hierarchical_all_gather.mlir --sched-verify="group-sizes=12 chunks=3,7 params=gpus_per_node=4,rings=3" -o /dev/null 2>&1 | FileCheck %s --check-prefix=R3 --implicit-check-not=error
+// RUN: collc-opt %collc_src/lowering/CollToSched/algorithms/hierarchical_all_gather.mlir --sched-verify="group-sizes=64 chunks=12 params=gpus_per_node=8,rings=12" -o /dev/null 2>&1 | FileCheck %s --check-prefix=R12 --implicit-check-not=error
 // G2: sched-verify: @hierarchical_all_gather: n = 4, k = 1: verified (28 instructions, 12 transfers)
 // G2: sched-verify: @hierarchical_all_gather: n = 4, k = 2: verified (52 instructions, 24 transfers)
 // G2: sched-verify: @hierarchical_all_gather: n = 4, k = 3: verified (76 instructions, 36 transfers)
@@ -40,3 +45,12 @@
 // G8: sched-verify: @hierarchical_all_gather: n = 64, k = 2: verified (9280 instructions, 8064 transfers)
 // G8: sched-verify: @hierarchical_all_gather: n = 64, k = 3: verified (13888 instructions, 12096 transfers)
 // G8-NOT: error
+// R2: sched-verify: @hierarchical_all_gather: n = 4, k = 1: verified (28 instructions, 12 transfers){{$}}
+// R2: sched-verify: @hierarchical_all_gather: n = 4, k = 2: verified (52 instructions, 24 transfers){{$}}
+// R2: sched-verify: @hierarchical_all_gather: n = 4, k = 4: verified (100 instructions, 48 transfers){{$}}
+// R2: sched-verify: @hierarchical_all_gather: n = 12, k = 1: verified (228 instructions, 132 transfers){{$}}
+// R2: sched-verify: @hierarchical_all_gather: n = 12, k = 2: verified (444 instructions, 264 transfers){{$}}
+// R2: sched-verify: @hierarchical_all_gather: n = 12, k = 4: verified (876 instructions, 528 transfers){{$}}
+// R3: sched-verify: @hierarchical_all_gather: n = 12, k = 3: verified (552 instructions, 396 transfers){{$}}
+// R3: sched-verify: @hierarchical_all_gather: n = 12, k = 7: verified (1272 instructions, 924 transfers){{$}}
+// R12: sched-verify: @hierarchical_all_gather: n = 64, k = 12: verified (55360 instructions, 48384 transfers){{$}}

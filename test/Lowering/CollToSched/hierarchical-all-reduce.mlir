@@ -10,6 +10,12 @@
 // RUN: collc-opt %collc_src/lowering/CollToSched/algorithms/hierarchical_all_reduce.mlir --sched-verify="group-sizes=24 chunks=1,2,3 params=gpus_per_node=8" -o /dev/null 2>&1 | FileCheck %s --check-prefix=N24G8
 // RUN: collc-opt %collc_src/lowering/CollToSched/algorithms/hierarchical_all_reduce.mlir --sched-verify="group-sizes=64 chunks=1,2,3 params=gpus_per_node=8" -o /dev/null 2>&1 | FileCheck %s --check-prefix=N64G8
 // RUN: collc-opt %collc_src/lowering/CollToSched/algorithms/hierarchical_all_reduce.mlir --sched-verify="group-sizes=35 chunks=1,9 params=gpus_per_node=5 slots=2" -o /dev/null 2>&1 | FileCheck %s --check-prefix=N35G5
+// `rings` sets of rings side by side (selection's channel parameter), as
+// many as the chunks (or slices) and more (idle ones).
+// RUN: collc-opt %collc_src/lowering/CollToSched/algorithms/hierarchical_all_reduce.mlir --sched-verify="group-sizes=4,12 chunks=1,2,4 params=gpus_per_node=2,rings=2" -o /dev/null 2>&1 | FileCheck %s --check-prefix=R2 --implicit-check-not=error
+// RUN: collc-opt %collc_src/lowering/CollToSched/algorithms/hierarchical_all_reduce.mlir --sched-verify="group-sizes=12 chunks=3,7 params=gpus_per_node=4,rings=3" -o /dev/null 2>&1 | FileCheck %s --check-prefix=R3 --implicit-check-not=error
+// RUN: collc-opt %collc_src/lowering/CollToSched/algorithms/hierarchical_all_reduce.mlir --sched-verify="group-sizes=64 chunks=16 params=gpus_per_node=8,rings=8" -o /dev/null 2>&1 | FileCheck %s --check-prefix=R8 --implicit-check-not=error
+// RUN: collc-opt %collc_src/lowering/CollToSched/algorithms/hierarchical_all_reduce.mlir --sched-verify="group-sizes=35 chunks=9 params=gpus_per_node=5,rings=3 slots=2" -o /dev/null 2>&1 | FileCheck %s --check-prefix=R3S2 --implicit-check-not=error
 
 // N4G2: sched-verify: @hierarchical_all_reduce: n = 4, k = 4: verified (28 instructions, 16 transfers)
 // N4G2: sched-verify: @hierarchical_all_reduce: n = 4, k = 8: verified (56 instructions, 32 transfers)
@@ -33,3 +39,13 @@
 // N64G8-NOT: error
 // N35G5: sched-verify: @hierarchical_all_reduce: n = 35, k = 315: verified (7245 instructions, 6300 transfers)
 // N35G5-NOT: error
+// R2: sched-verify: @hierarchical_all_reduce: n = 4, k = 4: verified (28 instructions, 16 transfers){{$}}
+// R2: sched-verify: @hierarchical_all_reduce: n = 4, k = 8: verified (56 instructions, 32 transfers){{$}}
+// R2: sched-verify: @hierarchical_all_reduce: n = 4, k = 16: verified (112 instructions, 64 transfers){{$}}
+// R2: sched-verify: @hierarchical_all_reduce: n = 12, k = 12: verified (180 instructions, 144 transfers){{$}}
+// R2: sched-verify: @hierarchical_all_reduce: n = 12, k = 24: verified (360 instructions, 288 transfers){{$}}
+// R2: sched-verify: @hierarchical_all_reduce: n = 12, k = 48: verified (720 instructions, 576 transfers){{$}}
+// R3: sched-verify: @hierarchical_all_reduce: n = 12, k = 36: verified (468 instructions, 360 transfers){{$}}
+// R3: sched-verify: @hierarchical_all_reduce: n = 12, k = 84: verified (1092 instructions, 840 transfers){{$}}
+// R8: sched-verify: @hierarchical_all_reduce: n = 64, k = 1024: verified (31744 instructions, 28672 transfers){{$}}
+// R3S2: sched-verify: @hierarchical_all_reduce: n = 35, k = 315: verified (7245 instructions, 6300 transfers){{$}}
