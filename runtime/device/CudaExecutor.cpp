@@ -852,6 +852,8 @@ Status CudaCollective::snapshot(LaunchSnapshot *s) const {
     s->receivedBefore[i] = before;
   }
   s->epochBefore = launchesDone_ * tiles;
+  // The launches not known to be done: the blocks stopped in one of them.
+  s->launchUnknown = launchesPending_ > 1;
   return Status::success();
 }
 

@@ -4,6 +4,9 @@
 #include "collrt/device/WaitState.h"
 #include "runtime/exec/Watchdog.h"
 
+#include <algorithm>
+#include <optional>
+
 namespace collrt {
 namespace dev {
 
@@ -221,6 +224,40 @@ std::string blockReport(const LaunchLayout &layout,
   const auto &ranks = layout.blockRank();
   const auto &channels = layout.blockChannel();
   uint64_t tiles = uint64_t(layout.tiles());
+  // The messages a launch sends on connection `conn`.
+  auto perLaunch = [&](int64_t conn) -> uint64_t {
+    return conn >= 0
+               ? layout.connections()[size_t(conn)].messagesPerTile * tiles
+               : 0;
+  };
+  // The counter of `conn` before the launch that message number `detail`
+  // belongs to.
+  auto before = [&](const std::vector<uint64_t> &counters, int64_t conn,
+                    uint64_t detail) -> uint64_t {
+    uint64_t total = perLaunch(conn);
+    if (!snapshot.launchUnknown || total == 0)
+      return at(counters, conn);
+    return detail / total * total;
+  };
+  // Where the launch is unknown: the epoch of the launch the waits are in
+  // (the latest one a wait's message number places), if any wait says.
+  std::optional<uint64_t> epochBefore;
+  if (!snapshot.launchUnknown)
+    epochBefore = snapshot.epochBefore;
+  else
+    for (size_t b = 0; b < ranks.size(); ++b) {
+      int32_t r = ranks[b];
+      uint32_t c = uint32_t(channels[b]);
+      Words w = decode(snapshot.waitState[size_t(r)].data() +
+                       size_t(c) * wait::kWords);
+      int64_t conn =
+          w.state == wait::WaitRecv   ? findConnection(layout, w.peer, r, c)
+          : w.state == wait::WaitSend ? findConnection(layout, r, w.peer, c)
+                                      : -1;
+      if (uint64_t total = perLaunch(conn); total > 0)
+        epochBefore =
+            std::max(epochBefore.value_or(0), w.detail / total * tiles);
+    }
   for (size_t b = 0; b < ranks.size(); ++b) {
     int32_t r = ranks[b];
     uint32_t c = uint32_t(channels[b]);
@@ -260,31 +297,31 @@ std::string blockReport(const LaunchLayout &layout,
       break;
     case wait::WaitRecv: {
       int64_t conn = findConnection(layout, w.peer, r, c);
-      uint64_t before = at(snapshot.receivedBefore, conn);
-      uint64_t total =
-          conn >= 0 ? layout.connections()[size_t(conn)].messagesPerTile * tiles
-                    : 0;
+      uint64_t start = before(snapshot.receivedBefore, conn, w.detail);
+      uint64_t sent = at(snapshot.sent, conn);
+      uint64_t sentStart = snapshot.launchUnknown
+                               ? std::min(sent, start)
+                               : at(snapshot.sentBefore, conn);
       line += "waiting for rank " + std::to_string(w.peer) +
-              " to send (message " + std::to_string(w.detail - before + 1) +
-              " of " + std::to_string(total) + " on this connection; " +
-              std::to_string(at(snapshot.sent, conn) -
-                             at(snapshot.sentBefore, conn)) +
+              " to send (message " + std::to_string(w.detail - start + 1) +
+              " of " + std::to_string(perLaunch(conn)) +
+              " on this connection; " + std::to_string(sent - sentStart) +
               " sent)";
       break;
     }
     case wait::WaitSend: {
       int64_t conn = findConnection(layout, r, w.peer, c);
-      uint64_t before = at(snapshot.sentBefore, conn);
-      uint64_t total =
-          conn >= 0 ? layout.connections()[size_t(conn)].messagesPerTile * tiles
-                    : 0;
+      uint64_t start = before(snapshot.sentBefore, conn, w.detail);
+      uint64_t received = at(snapshot.received, conn);
+      uint64_t receivedStart = snapshot.launchUnknown
+                                   ? std::min(received, start)
+                                   : at(snapshot.receivedBefore, conn);
       line += "waiting for rank " + std::to_string(w.peer) +
               " to release a slot (message " +
-              std::to_string(w.detail - before + 1) + " of " +
-              std::to_string(total) + " on this connection; " +
-              std::to_string(w.detail - before) + " sent, " +
-              std::to_string(at(snapshot.received, conn) -
-                             at(snapshot.receivedBefore, conn)) +
+              std::to_string(w.detail - start + 1) + " of " +
+              std::to_string(perLaunch(conn)) + " on this connection; " +
+              std::to_string(w.detail - start) + " sent, " +
+              std::to_string(received - receivedStart) +
               " consumed, every one of the " + std::to_string(layout.slots()) +
               " slots taken)";
       break;
@@ -297,13 +334,16 @@ std::string blockReport(const LaunchLayout &layout,
       if (other < snapshot.progress[size_t(r)].size()) {
         uint64_t p = snapshot.progress[size_t(r)][other];
         uint64_t tile = p >> 32;
-        if (p == 0 || tile < snapshot.epochBefore)
+        if (p == 0 || (epochBefore && tile < *epochBefore))
           line += " (channel " + std::to_string(other) +
                   " has not started this launch)";
         else
           line += " (channel " + std::to_string(other) + " completed " +
                   std::to_string(p & 0xffffffffu) + " instructions of tile " +
-                  std::to_string(tile - snapshot.epochBefore) + ")";
+                  std::to_string(epochBefore
+                                     ? tile - *epochBefore
+                                     : tile % std::max<uint64_t>(1, tiles)) +
+                  ")";
       }
       break;
     }

@@ -40,6 +40,12 @@ struct LaunchSnapshot {
   /// channel started the launch with.
   std::vector<std::vector<uint64_t>> progress;
   uint64_t epochBefore = 0;
+  /// Whether the "before" counters and epoch may be those of an earlier
+  /// launch than the one the blocks stopped in (several launches were
+  /// queued when it stopped): the report then places each wait in its
+  /// launch by its own message number (a launch sends messagesPerTile x
+  /// tiles on a connection) and counts tiles within the launch.
+  bool launchUnknown = false;
 };
 
 /// The snapshot of a launch from its ranks' control parts (by rank: a host

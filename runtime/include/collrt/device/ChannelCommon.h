@@ -138,8 +138,14 @@ public:
     epoch_ = B::loadRelaxed(&ctx_->tileEpoch[channel_]);
     aborted_ = B::syncAny(B::aborted(ctx_->abortFlag));
     opcode_ = wait::kSetup;
-    if (aborted_ && B::tid() == 0)
-      record(wait::NotStarted | wait::kGaveUp, 0, 0, 0);
+    if (aborted_ && B::tid() == 0) {
+      // A launch queued behind the one that was stopped keeps that launch's
+      // record where it says why this channel stopped (a wait it gave up,
+      // an error): that is what the host's report must describe.
+      uint64_t state = B::loadRelaxed(&stateWords()[3]) >> 56;
+      if (!(state & wait::kGaveUp) && state != wait::Error)
+        record(wait::NotStarted | wait::kGaveUp, 0, 0, 0);
+    }
     if (!aborted_ && ctx_->elementSize != kE)
       fail(wait::ElementSize, uint64_t(kE));
   }
