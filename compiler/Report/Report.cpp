@@ -284,6 +284,40 @@ std::string channelModelLine(const std::string &channelCap) {
   return "model: a channel (a thread block on a GPU) moves " + channelCap;
 }
 
+/// Channels that some rank of `program` gives an instruction.
+static size_t channelsAnyRankUses(const sched::Program &program) {
+  size_t channels = 0, used = 0;
+  for (const auto &rank : program.ranks)
+    channels = std::max(channels, rank.channels.size());
+  for (size_t ch = 0; ch < channels; ++ch) {
+    bool busy = false;
+    for (const auto &rank : program.ranks)
+      busy |=
+          ch < rank.channels.size() && !rank.channels[ch].instructions.empty();
+    used += busy;
+  }
+  return used;
+}
+
+/// What would give a schedule's idle channels work: more chunks (the
+/// program with twice the chunks per part uses more channels: a ring's
+/// `rings` above its chunks), or nothing (hierarchical_direct's `folders`
+/// above the nodes): then fewer channels run the same.
+static std::string idleRemedy(const lowering::LoweredCollective &l,
+                              size_t used) {
+  if (l.algorithm &&
+      !sched::ScheduleOp(l.algorithm->schedule).getChunksPerPart()) {
+    sched::ExpandOptions more = l.expand;
+    more.chunksPerPart *= 2;
+    std::string error;
+    mlir::FailureOr<sched::Program> program =
+        expandQuietly(*l.algorithm, more, &error);
+    if (succeeded(program) && channelsAnyRankUses(*program) > used)
+      return "more chunks give the others work";
+  }
+  return "no more chunks give the others work: fewer channels run the same";
+}
+
 Report buildReport(ModuleOp module, const topo::Topology &topology,
                    const std::vector<CheckedCollective> &checked,
                    const Selector *selector, const ReportOptions &options) {
@@ -345,25 +379,19 @@ Report buildReport(ModuleOp module, const topo::Topology &topology,
       simulateRow(row, c, topology, options);
       // Channels no rank uses (a parameter such as `rings` asks for more
       // than the chunks give work to): say so, they do not run in parallel.
-      size_t channels = 0, used = 0;
+      size_t channels = 0;
       for (const auto &rank : c.program->ranks)
         channels = std::max(channels, rank.channels.size());
-      for (size_t ch = 0; ch < channels; ++ch) {
-        bool busy = false;
-        for (const auto &rank : c.program->ranks)
-          busy |= ch < rank.channels.size() &&
-                  !rank.channels[ch].instructions.empty();
-        used += busy;
-      }
+      size_t used = channelsAnyRankUses(*c.program);
       if (used > 0 && used < channels)
-        row.note += (row.note.empty() ? "" : "; ") +
-                    llvm::formatv("{0} of its {1} channels have no "
-                                  "instruction at k = {2} chunks per part, "
-                                  "so only {3} run in parallel (more chunks "
-                                  "give the others work)",
-                                  channels - used, channels,
-                                  c.program->chunksPerPart, used)
-                        .str();
+        row.note +=
+            (row.note.empty() ? "" : "; ") +
+            llvm::formatv("{0} of its {1} channels have no "
+                          "instruction at k = {2} chunks per part, "
+                          "so only {3} run in parallel ({4})",
+                          channels - used, channels, c.program->chunksPerPart,
+                          used, idleRemedy(l, used))
+                .str();
     }
     report.collectives.push_back(std::move(row));
   }
