@@ -13,6 +13,12 @@
 // RUN: collc-opt %collc_src/lowering/CollToSched/algorithms/hierarchical_all_to_all.mlir --sched-verify="group-sizes=3 chunks=1,2,3 params=gpus_per_node=1" -o /dev/null 2>&1 | FileCheck %s --check-prefix=G3X1
 // RUN: collc-opt %collc_src/lowering/CollToSched/algorithms/hierarchical_all_to_all.mlir --sched-verify="group-sizes=3 chunks=1,2,3 params=gpus_per_node=3" -o /dev/null 2>&1 | FileCheck %s --check-prefix=G3X3
 // RUN: collc-opt %collc_src/lowering/CollToSched/algorithms/hierarchical_all_to_all.mlir --sched-verify="group-sizes=8,64 chunks=1,5,11 params=gpus_per_node=8 slots=1" -o /dev/null 2>&1 | FileCheck %s --check-prefix=SLOTS
+// `groups` G (selection's channel parameter; 4 channels each): fewer and
+// more than the default 4, as many as the node offsets and more.
+// RUN: collc-opt %collc_src/lowering/CollToSched/algorithms/hierarchical_all_to_all.mlir --sched-verify="group-sizes=8,12 chunks=1,3 params=gpus_per_node=2,groups=2" -o /dev/null 2>&1 | FileCheck %s --check-prefix=GR2 --implicit-check-not=error
+// RUN: collc-opt %collc_src/lowering/CollToSched/algorithms/hierarchical_all_to_all.mlir --sched-verify="group-sizes=24 chunks=2 params=gpus_per_node=4,groups=3 slots=1" -o /dev/null 2>&1 | FileCheck %s --check-prefix=GR3 --implicit-check-not=error
+// RUN: collc-opt %collc_src/lowering/CollToSched/algorithms/hierarchical_all_to_all.mlir --sched-verify="group-sizes=64 chunks=1,4 params=gpus_per_node=8,groups=8" -o /dev/null 2>&1 | FileCheck %s --check-prefix=GR8 --implicit-check-not=error
+// RUN: collc-opt %collc_src/lowering/CollToSched/algorithms/hierarchical_all_to_all.mlir --sched-verify="group-sizes=12 chunks=2 params=gpus_per_node=3,groups=16" -o /dev/null 2>&1 | FileCheck %s --check-prefix=GR16 --implicit-check-not=error
 // G4X2: sched-verify: @hierarchical_all_to_all: n = 4, k = 1: verified (32 instructions, 12 transfers)
 // G4X2: sched-verify: @hierarchical_all_to_all: n = 4, k = 2: verified (56 instructions, 24 transfers)
 // G4X2: sched-verify: @hierarchical_all_to_all: n = 4, k = 3: verified (80 instructions, 36 transfers)
@@ -47,3 +53,11 @@
 // G3X3-NOT: error
 // SLOTS: n = 64, k = 11: verified (
 // SLOTS-NOT: error
+// GR2: sched-verify: @hierarchical_all_to_all: n = 8, k = 1: verified (144 instructions, 56 transfers){{$}}
+// GR2: sched-verify: @hierarchical_all_to_all: n = 8, k = 3: verified (368 instructions, 168 transfers){{$}}
+// GR2: sched-verify: @hierarchical_all_to_all: n = 12, k = 1: verified (336 instructions, 132 transfers){{$}}
+// GR2: sched-verify: @hierarchical_all_to_all: n = 12, k = 3: verified (864 instructions, 396 transfers){{$}}
+// GR3: sched-verify: @hierarchical_all_to_all: n = 24, k = 2: verified (2352 instructions, 1104 transfers){{$}}
+// GR8: sched-verify: @hierarchical_all_to_all: n = 64, k = 1: verified (8576 instructions, 4032 transfers){{$}}
+// GR8: sched-verify: @hierarchical_all_to_all: n = 64, k = 4: verified (32768 instructions, 16128 transfers){{$}}
+// GR16: sched-verify: @hierarchical_all_to_all: n = 12, k = 2: verified (576 instructions, 264 transfers){{$}}
