@@ -15,6 +15,7 @@
 // RUN: collc-opt %collc_src/lowering/CollToSched/algorithms/hierarchical_all_to_all.mlir --sched-verify="group-sizes=8,64 chunks=1,5,11 params=gpus_per_node=8 slots=1" -o /dev/null 2>&1 | FileCheck %s --check-prefix=SLOTS
 // `groups` G (selection's channel parameter; 4 channels each): fewer and
 // more than the default 4, as many as the node offsets and more.
+// RUN: collc-opt %collc_src/lowering/CollToSched/algorithms/hierarchical_all_to_all.mlir --sched-verify="group-sizes=12 chunks=1,2 params=gpus_per_node=4,groups=1" -o /dev/null 2>&1 | FileCheck %s --check-prefix=GR1 --implicit-check-not=error
 // RUN: collc-opt %collc_src/lowering/CollToSched/algorithms/hierarchical_all_to_all.mlir --sched-verify="group-sizes=8,12 chunks=1,3 params=gpus_per_node=2,groups=2" -o /dev/null 2>&1 | FileCheck %s --check-prefix=GR2 --implicit-check-not=error
 // RUN: collc-opt %collc_src/lowering/CollToSched/algorithms/hierarchical_all_to_all.mlir --sched-verify="group-sizes=24 chunks=2 params=gpus_per_node=4,groups=3 slots=1" -o /dev/null 2>&1 | FileCheck %s --check-prefix=GR3 --implicit-check-not=error
 // RUN: collc-opt %collc_src/lowering/CollToSched/algorithms/hierarchical_all_to_all.mlir --sched-verify="group-sizes=64 chunks=1,4 params=gpus_per_node=8,groups=8" -o /dev/null 2>&1 | FileCheck %s --check-prefix=GR8 --implicit-check-not=error
@@ -61,3 +62,5 @@
 // GR8: sched-verify: @hierarchical_all_to_all: n = 64, k = 1: verified (8576 instructions, 4032 transfers){{$}}
 // GR8: sched-verify: @hierarchical_all_to_all: n = 64, k = 4: verified (32768 instructions, 16128 transfers){{$}}
 // GR16: sched-verify: @hierarchical_all_to_all: n = 12, k = 2: verified (576 instructions, 264 transfers){{$}}
+// GR1: sched-verify: @hierarchical_all_to_all: n = 12, k = 1: verified (300 instructions, 132 transfers){{$}}
+// GR1: sched-verify: @hierarchical_all_to_all: n = 12, k = 2: verified (564 instructions, 264 transfers){{$}}
