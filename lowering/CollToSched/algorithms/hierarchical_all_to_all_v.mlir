@@ -27,12 +27,16 @@
 // that holds it, so the delivery of node a - t overlaps the rail transfers of
 // later steps. Phase 1 never waits for phase 2, so no wait-for cycle can form.
 //
-// Channels (16): the source-node offsets t are dealt to 4 groups (t mod 4);
-// group x has one rail channel (4 rail transfers in flight per rank) and
-// 3 delivery channels that take the node's peers u mod 3 (12 NVLink
-// transfers in flight). Channel 4 x is the rail of group x, channels
-// 4 x + 1 .. 4 x + 3 its delivery; group 0 also delivers the own
-// node's blocks (t = 0), which need no rail transfer.
+// Channels (4 G, G = `groups`, 16 by default): the source-node offsets t
+// are dealt to G groups (t mod G); group x has one rail channel (G rail
+// transfers in flight per rank) and 3 delivery channels that take the
+// node's peers u mod 3 (3 G NVLink transfers in flight). Channel 4 x is
+// the rail of group x (offsets t0, t0 + G, ..., t0 = (x - 1) mod G + 1:
+// x, or G for group 0), channels 4 x + 1 .. 4 x + 3 its delivery; group 0
+// also delivers the own node's blocks (t = 0), which need no rail
+// transfer. Where a channel's rate is capped (a thread block on a GPU)
+// selection chooses G (collc.channel_param): more groups, more rails in
+// flight.
 //
 // Bytes sent per rank: (N-1)/N M across nodes + (g-1)/g M inside the node
 // (the own node's blocks plus the forwarding hop of the others). Direct sends
@@ -46,274 +50,56 @@
 sched.schedule @hierarchical_all_to_all_v collective = all_to_all_v algorithm = "hierarchical"
     attributes {collc.requires = ["nodes"],
                 collc.volume = "(N-1)/N M inter-node + (g-1)/g M intra-node (N = n/g, g = gpus_per_node)",
-                collc.steps = "N - 1 inter-node + N (g - 1) intra-node"}
-    params = {gpus_per_node = 8} scratch = "n * k"
-    description = "hierarchical all-to-all-v: rail exchange of per-node aggregates (N-1 messages of g M/n), then NVLink delivery; 16 channels" {
-  // Phase 1, source-node offsets t = 4, 8, ...: shifted pairing on this rank's rail.
-  sched.channel 0 {
-    sched.for t = 4 to "n floordiv gpus_per_node" step 4 {
-      sched.for p = 0 to k {
-        sched.send to "((r floordiv gpus_per_node + t) mod (n floordiv gpus_per_node)) * gpus_per_node + r mod gpus_per_node"
-            src = input["((r floordiv gpus_per_node + t) mod (n floordiv gpus_per_node)) * gpus_per_node * k + p * gpus_per_node"] count = gpus_per_node
-            step = t
-        sched.recv from "((r floordiv gpus_per_node - t) mod (n floordiv gpus_per_node)) * gpus_per_node + r mod gpus_per_node"
-            dst = scratch["((r floordiv gpus_per_node - t) mod (n floordiv gpus_per_node)) * gpus_per_node * k + p * gpus_per_node"] count = gpus_per_node
-            step = t
-      }
-    }
-  }
-  // Phase 2, t = 0, 4, ...: peers u = 1, 4, ... of the node (and the local copy).
-  sched.channel 1 {
-    sched.copy src = input["r * k"] dst = output["r * k"] count = k
-    sched.for u = 1 to gpus_per_node step 3 {
-      sched.for c = 0 to k {
-        sched.send to "r - r mod gpus_per_node + (r + u) mod gpus_per_node"
-            src = input["(r - r mod gpus_per_node + (r + u) mod gpus_per_node) * k + c"]
-        sched.recv from "r - r mod gpus_per_node + (r - u) mod gpus_per_node"
-            dst = output["(r - r mod gpus_per_node + (r - u) mod gpus_per_node) * k + c"]
-      }
-    }
-    sched.for t = 4 to "n floordiv gpus_per_node" step 4 {
-      sched.copy src = scratch["(((r floordiv gpus_per_node - t) mod (n floordiv gpus_per_node)) * gpus_per_node + r mod gpus_per_node) * k"]
-          dst = output["(((r floordiv gpus_per_node - t) mod (n floordiv gpus_per_node)) * gpus_per_node + r mod gpus_per_node) * k"] count = k
-          step = t after = [(channel 0, index "(t - 4) floordiv 4 * 2 * k + 2 * (((r mod gpus_per_node) * k + k - 1) floordiv gpus_per_node) + 1")]
-      sched.for u = 1 to gpus_per_node step 3 {
-        sched.for c = 0 to k {
-          sched.send to "r - r mod gpus_per_node + (r + u) mod gpus_per_node"
-              src = scratch["(((r floordiv gpus_per_node - t) mod (n floordiv gpus_per_node)) * gpus_per_node + (r + u) mod gpus_per_node) * k + c"]
-              step = t after = [(channel 0, index "(t - 4) floordiv 4 * 2 * k + 2 * ((((r + u) mod gpus_per_node) * k + c) floordiv gpus_per_node) + 1")]
-          sched.recv from "r - r mod gpus_per_node + (r - u) mod gpus_per_node"
-              dst = output["(((r floordiv gpus_per_node - t) mod (n floordiv gpus_per_node)) * gpus_per_node + (r - u) mod gpus_per_node) * k + c"]
+                collc.steps = "N - 1 inter-node + N (g - 1) intra-node",
+                collc.channel_param = "groups"}
+    params = {gpus_per_node = 8, groups = 4} scratch = "n * k"
+    description = "hierarchical all-to-all-v: rail exchange of per-node aggregates (N-1 messages of g M/n), then NVLink delivery; 4 x `groups` channels (16)" {
+  sched.channel p = 0 to "4 * groups" {
+    sched.if "p mod 4 == 0" {
+      // Phase 1, source-node offsets t = t0, t0 + G, ...: shifted pairing
+      // on this rank's rail.
+      sched.for t = "((p floordiv 4 - 1) mod groups + 1)" to "n floordiv gpus_per_node" step groups {
+        sched.for q = 0 to k {
+          sched.send to "((r floordiv gpus_per_node + t) mod (n floordiv gpus_per_node)) * gpus_per_node + r mod gpus_per_node"
+              src = input["((r floordiv gpus_per_node + t) mod (n floordiv gpus_per_node)) * gpus_per_node * k + q * gpus_per_node"] count = gpus_per_node
+              step = t
+          sched.recv from "((r floordiv gpus_per_node - t) mod (n floordiv gpus_per_node)) * gpus_per_node + r mod gpus_per_node"
+              dst = scratch["((r floordiv gpus_per_node - t) mod (n floordiv gpus_per_node)) * gpus_per_node * k + q * gpus_per_node"] count = gpus_per_node
               step = t
         }
       }
-    }
-  }
-  // Phase 2, t = 0, 4, ...: peers u = 2, 5, ... of the node.
-  sched.channel 2 {
-    sched.for u = 2 to gpus_per_node step 3 {
-      sched.for c = 0 to k {
-        sched.send to "r - r mod gpus_per_node + (r + u) mod gpus_per_node"
-            src = input["(r - r mod gpus_per_node + (r + u) mod gpus_per_node) * k + c"]
-        sched.recv from "r - r mod gpus_per_node + (r - u) mod gpus_per_node"
-            dst = output["(r - r mod gpus_per_node + (r - u) mod gpus_per_node) * k + c"]
-      }
-    }
-    sched.for t = 4 to "n floordiv gpus_per_node" step 4 {
-      sched.for u = 2 to gpus_per_node step 3 {
-        sched.for c = 0 to k {
-          sched.send to "r - r mod gpus_per_node + (r + u) mod gpus_per_node"
-              src = scratch["(((r floordiv gpus_per_node - t) mod (n floordiv gpus_per_node)) * gpus_per_node + (r + u) mod gpus_per_node) * k + c"]
-              step = t after = [(channel 0, index "(t - 4) floordiv 4 * 2 * k + 2 * ((((r + u) mod gpus_per_node) * k + c) floordiv gpus_per_node) + 1")]
-          sched.recv from "r - r mod gpus_per_node + (r - u) mod gpus_per_node"
-              dst = output["(((r floordiv gpus_per_node - t) mod (n floordiv gpus_per_node)) * gpus_per_node + (r - u) mod gpus_per_node) * k + c"]
-              step = t
+    } else {
+      // Phase 2, delivery channel j = p mod 4 of group x = p floordiv 4:
+      // peers u = j, j + 3, ... of the node (j = 1 also the local copies).
+      sched.if "p floordiv 4 == 0" {
+        // The own node's blocks (t = 0), from the input.
+        sched.if "p == 1" {
+          sched.copy src = input["r * k"] dst = output["r * k"] count = k
+        }
+        sched.for u = "p mod 4" to gpus_per_node step 3 {
+          sched.for c = 0 to k {
+            sched.send to "r - r mod gpus_per_node + (r + u) mod gpus_per_node"
+                src = input["(r - r mod gpus_per_node + (r + u) mod gpus_per_node) * k + c"]
+            sched.recv from "r - r mod gpus_per_node + (r - u) mod gpus_per_node"
+                dst = output["(r - r mod gpus_per_node + (r - u) mod gpus_per_node) * k + c"]
+          }
         }
       }
-    }
-  }
-  // Phase 2, t = 0, 4, ...: peers u = 3, 6, ... of the node.
-  sched.channel 3 {
-    sched.for u = 3 to gpus_per_node step 3 {
-      sched.for c = 0 to k {
-        sched.send to "r - r mod gpus_per_node + (r + u) mod gpus_per_node"
-            src = input["(r - r mod gpus_per_node + (r + u) mod gpus_per_node) * k + c"]
-        sched.recv from "r - r mod gpus_per_node + (r - u) mod gpus_per_node"
-            dst = output["(r - r mod gpus_per_node + (r - u) mod gpus_per_node) * k + c"]
-      }
-    }
-    sched.for t = 4 to "n floordiv gpus_per_node" step 4 {
-      sched.for u = 3 to gpus_per_node step 3 {
-        sched.for c = 0 to k {
-          sched.send to "r - r mod gpus_per_node + (r + u) mod gpus_per_node"
-              src = scratch["(((r floordiv gpus_per_node - t) mod (n floordiv gpus_per_node)) * gpus_per_node + (r + u) mod gpus_per_node) * k + c"]
-              step = t after = [(channel 0, index "(t - 4) floordiv 4 * 2 * k + 2 * ((((r + u) mod gpus_per_node) * k + c) floordiv gpus_per_node) + 1")]
-          sched.recv from "r - r mod gpus_per_node + (r - u) mod gpus_per_node"
-              dst = output["(((r floordiv gpus_per_node - t) mod (n floordiv gpus_per_node)) * gpus_per_node + (r - u) mod gpus_per_node) * k + c"]
-              step = t
+      sched.for t = "((p floordiv 4 - 1) mod groups + 1)" to "n floordiv gpus_per_node" step groups {
+        sched.if "p mod 4 == 1" {
+          sched.copy src = scratch["(((r floordiv gpus_per_node - t) mod (n floordiv gpus_per_node)) * gpus_per_node + r mod gpus_per_node) * k"]
+              dst = output["(((r floordiv gpus_per_node - t) mod (n floordiv gpus_per_node)) * gpus_per_node + r mod gpus_per_node) * k"] count = k
+              step = t after = [(channel "p - p mod 4", index "(t - ((p floordiv 4 - 1) mod groups + 1)) floordiv groups * 2 * k + 2 * (((r mod gpus_per_node) * k + k - 1) floordiv gpus_per_node) + 1")]
         }
-      }
-    }
-  }
-  // Phase 1, source-node offsets t = 1, 5, ...: shifted pairing on this rank's rail.
-  sched.channel 4 {
-    sched.for t = 1 to "n floordiv gpus_per_node" step 4 {
-      sched.for p = 0 to k {
-        sched.send to "((r floordiv gpus_per_node + t) mod (n floordiv gpus_per_node)) * gpus_per_node + r mod gpus_per_node"
-            src = input["((r floordiv gpus_per_node + t) mod (n floordiv gpus_per_node)) * gpus_per_node * k + p * gpus_per_node"] count = gpus_per_node
-            step = t
-        sched.recv from "((r floordiv gpus_per_node - t) mod (n floordiv gpus_per_node)) * gpus_per_node + r mod gpus_per_node"
-            dst = scratch["((r floordiv gpus_per_node - t) mod (n floordiv gpus_per_node)) * gpus_per_node * k + p * gpus_per_node"] count = gpus_per_node
-            step = t
-      }
-    }
-  }
-  // Phase 2, t = 1, 5, ...: peers u = 1, 4, ... of the node (and the local copy).
-  sched.channel 5 {
-    sched.for t = 1 to "n floordiv gpus_per_node" step 4 {
-      sched.copy src = scratch["(((r floordiv gpus_per_node - t) mod (n floordiv gpus_per_node)) * gpus_per_node + r mod gpus_per_node) * k"]
-          dst = output["(((r floordiv gpus_per_node - t) mod (n floordiv gpus_per_node)) * gpus_per_node + r mod gpus_per_node) * k"] count = k
-          step = t after = [(channel 4, index "(t - 1) floordiv 4 * 2 * k + 2 * (((r mod gpus_per_node) * k + k - 1) floordiv gpus_per_node) + 1")]
-      sched.for u = 1 to gpus_per_node step 3 {
-        sched.for c = 0 to k {
-          sched.send to "r - r mod gpus_per_node + (r + u) mod gpus_per_node"
-              src = scratch["(((r floordiv gpus_per_node - t) mod (n floordiv gpus_per_node)) * gpus_per_node + (r + u) mod gpus_per_node) * k + c"]
-              step = t after = [(channel 4, index "(t - 1) floordiv 4 * 2 * k + 2 * ((((r + u) mod gpus_per_node) * k + c) floordiv gpus_per_node) + 1")]
-          sched.recv from "r - r mod gpus_per_node + (r - u) mod gpus_per_node"
-              dst = output["(((r floordiv gpus_per_node - t) mod (n floordiv gpus_per_node)) * gpus_per_node + (r - u) mod gpus_per_node) * k + c"]
-              step = t
-        }
-      }
-    }
-  }
-  // Phase 2, t = 1, 5, ...: peers u = 2, 5, ... of the node.
-  sched.channel 6 {
-    sched.for t = 1 to "n floordiv gpus_per_node" step 4 {
-      sched.for u = 2 to gpus_per_node step 3 {
-        sched.for c = 0 to k {
-          sched.send to "r - r mod gpus_per_node + (r + u) mod gpus_per_node"
-              src = scratch["(((r floordiv gpus_per_node - t) mod (n floordiv gpus_per_node)) * gpus_per_node + (r + u) mod gpus_per_node) * k + c"]
-              step = t after = [(channel 4, index "(t - 1) floordiv 4 * 2 * k + 2 * ((((r + u) mod gpus_per_node) * k + c) floordiv gpus_per_node) + 1")]
-          sched.recv from "r - r mod gpus_per_node + (r - u) mod gpus_per_node"
-              dst = output["(((r floordiv gpus_per_node - t) mod (n floordiv gpus_per_node)) * gpus_per_node + (r - u) mod gpus_per_node) * k + c"]
-              step = t
-        }
-      }
-    }
-  }
-  // Phase 2, t = 1, 5, ...: peers u = 3, 6, ... of the node.
-  sched.channel 7 {
-    sched.for t = 1 to "n floordiv gpus_per_node" step 4 {
-      sched.for u = 3 to gpus_per_node step 3 {
-        sched.for c = 0 to k {
-          sched.send to "r - r mod gpus_per_node + (r + u) mod gpus_per_node"
-              src = scratch["(((r floordiv gpus_per_node - t) mod (n floordiv gpus_per_node)) * gpus_per_node + (r + u) mod gpus_per_node) * k + c"]
-              step = t after = [(channel 4, index "(t - 1) floordiv 4 * 2 * k + 2 * ((((r + u) mod gpus_per_node) * k + c) floordiv gpus_per_node) + 1")]
-          sched.recv from "r - r mod gpus_per_node + (r - u) mod gpus_per_node"
-              dst = output["(((r floordiv gpus_per_node - t) mod (n floordiv gpus_per_node)) * gpus_per_node + (r - u) mod gpus_per_node) * k + c"]
-              step = t
-        }
-      }
-    }
-  }
-  // Phase 1, source-node offsets t = 2, 6, ...: shifted pairing on this rank's rail.
-  sched.channel 8 {
-    sched.for t = 2 to "n floordiv gpus_per_node" step 4 {
-      sched.for p = 0 to k {
-        sched.send to "((r floordiv gpus_per_node + t) mod (n floordiv gpus_per_node)) * gpus_per_node + r mod gpus_per_node"
-            src = input["((r floordiv gpus_per_node + t) mod (n floordiv gpus_per_node)) * gpus_per_node * k + p * gpus_per_node"] count = gpus_per_node
-            step = t
-        sched.recv from "((r floordiv gpus_per_node - t) mod (n floordiv gpus_per_node)) * gpus_per_node + r mod gpus_per_node"
-            dst = scratch["((r floordiv gpus_per_node - t) mod (n floordiv gpus_per_node)) * gpus_per_node * k + p * gpus_per_node"] count = gpus_per_node
-            step = t
-      }
-    }
-  }
-  // Phase 2, t = 2, 6, ...: peers u = 1, 4, ... of the node (and the local copy).
-  sched.channel 9 {
-    sched.for t = 2 to "n floordiv gpus_per_node" step 4 {
-      sched.copy src = scratch["(((r floordiv gpus_per_node - t) mod (n floordiv gpus_per_node)) * gpus_per_node + r mod gpus_per_node) * k"]
-          dst = output["(((r floordiv gpus_per_node - t) mod (n floordiv gpus_per_node)) * gpus_per_node + r mod gpus_per_node) * k"] count = k
-          step = t after = [(channel 8, index "(t - 2) floordiv 4 * 2 * k + 2 * (((r mod gpus_per_node) * k + k - 1) floordiv gpus_per_node) + 1")]
-      sched.for u = 1 to gpus_per_node step 3 {
-        sched.for c = 0 to k {
-          sched.send to "r - r mod gpus_per_node + (r + u) mod gpus_per_node"
-              src = scratch["(((r floordiv gpus_per_node - t) mod (n floordiv gpus_per_node)) * gpus_per_node + (r + u) mod gpus_per_node) * k + c"]
-              step = t after = [(channel 8, index "(t - 2) floordiv 4 * 2 * k + 2 * ((((r + u) mod gpus_per_node) * k + c) floordiv gpus_per_node) + 1")]
-          sched.recv from "r - r mod gpus_per_node + (r - u) mod gpus_per_node"
-              dst = output["(((r floordiv gpus_per_node - t) mod (n floordiv gpus_per_node)) * gpus_per_node + (r - u) mod gpus_per_node) * k + c"]
-              step = t
-        }
-      }
-    }
-  }
-  // Phase 2, t = 2, 6, ...: peers u = 2, 5, ... of the node.
-  sched.channel 10 {
-    sched.for t = 2 to "n floordiv gpus_per_node" step 4 {
-      sched.for u = 2 to gpus_per_node step 3 {
-        sched.for c = 0 to k {
-          sched.send to "r - r mod gpus_per_node + (r + u) mod gpus_per_node"
-              src = scratch["(((r floordiv gpus_per_node - t) mod (n floordiv gpus_per_node)) * gpus_per_node + (r + u) mod gpus_per_node) * k + c"]
-              step = t after = [(channel 8, index "(t - 2) floordiv 4 * 2 * k + 2 * ((((r + u) mod gpus_per_node) * k + c) floordiv gpus_per_node) + 1")]
-          sched.recv from "r - r mod gpus_per_node + (r - u) mod gpus_per_node"
-              dst = output["(((r floordiv gpus_per_node - t) mod (n floordiv gpus_per_node)) * gpus_per_node + (r - u) mod gpus_per_node) * k + c"]
-              step = t
-        }
-      }
-    }
-  }
-  // Phase 2, t = 2, 6, ...: peers u = 3, 6, ... of the node.
-  sched.channel 11 {
-    sched.for t = 2 to "n floordiv gpus_per_node" step 4 {
-      sched.for u = 3 to gpus_per_node step 3 {
-        sched.for c = 0 to k {
-          sched.send to "r - r mod gpus_per_node + (r + u) mod gpus_per_node"
-              src = scratch["(((r floordiv gpus_per_node - t) mod (n floordiv gpus_per_node)) * gpus_per_node + (r + u) mod gpus_per_node) * k + c"]
-              step = t after = [(channel 8, index "(t - 2) floordiv 4 * 2 * k + 2 * ((((r + u) mod gpus_per_node) * k + c) floordiv gpus_per_node) + 1")]
-          sched.recv from "r - r mod gpus_per_node + (r - u) mod gpus_per_node"
-              dst = output["(((r floordiv gpus_per_node - t) mod (n floordiv gpus_per_node)) * gpus_per_node + (r - u) mod gpus_per_node) * k + c"]
-              step = t
-        }
-      }
-    }
-  }
-  // Phase 1, source-node offsets t = 3, 7, ...: shifted pairing on this rank's rail.
-  sched.channel 12 {
-    sched.for t = 3 to "n floordiv gpus_per_node" step 4 {
-      sched.for p = 0 to k {
-        sched.send to "((r floordiv gpus_per_node + t) mod (n floordiv gpus_per_node)) * gpus_per_node + r mod gpus_per_node"
-            src = input["((r floordiv gpus_per_node + t) mod (n floordiv gpus_per_node)) * gpus_per_node * k + p * gpus_per_node"] count = gpus_per_node
-            step = t
-        sched.recv from "((r floordiv gpus_per_node - t) mod (n floordiv gpus_per_node)) * gpus_per_node + r mod gpus_per_node"
-            dst = scratch["((r floordiv gpus_per_node - t) mod (n floordiv gpus_per_node)) * gpus_per_node * k + p * gpus_per_node"] count = gpus_per_node
-            step = t
-      }
-    }
-  }
-  // Phase 2, t = 3, 7, ...: peers u = 1, 4, ... of the node (and the local copy).
-  sched.channel 13 {
-    sched.for t = 3 to "n floordiv gpus_per_node" step 4 {
-      sched.copy src = scratch["(((r floordiv gpus_per_node - t) mod (n floordiv gpus_per_node)) * gpus_per_node + r mod gpus_per_node) * k"]
-          dst = output["(((r floordiv gpus_per_node - t) mod (n floordiv gpus_per_node)) * gpus_per_node + r mod gpus_per_node) * k"] count = k
-          step = t after = [(channel 12, index "(t - 3) floordiv 4 * 2 * k + 2 * (((r mod gpus_per_node) * k + k - 1) floordiv gpus_per_node) + 1")]
-      sched.for u = 1 to gpus_per_node step 3 {
-        sched.for c = 0 to k {
-          sched.send to "r - r mod gpus_per_node + (r + u) mod gpus_per_node"
-              src = scratch["(((r floordiv gpus_per_node - t) mod (n floordiv gpus_per_node)) * gpus_per_node + (r + u) mod gpus_per_node) * k + c"]
-              step = t after = [(channel 12, index "(t - 3) floordiv 4 * 2 * k + 2 * ((((r + u) mod gpus_per_node) * k + c) floordiv gpus_per_node) + 1")]
-          sched.recv from "r - r mod gpus_per_node + (r - u) mod gpus_per_node"
-              dst = output["(((r floordiv gpus_per_node - t) mod (n floordiv gpus_per_node)) * gpus_per_node + (r - u) mod gpus_per_node) * k + c"]
-              step = t
-        }
-      }
-    }
-  }
-  // Phase 2, t = 3, 7, ...: peers u = 2, 5, ... of the node.
-  sched.channel 14 {
-    sched.for t = 3 to "n floordiv gpus_per_node" step 4 {
-      sched.for u = 2 to gpus_per_node step 3 {
-        sched.for c = 0 to k {
-          sched.send to "r - r mod gpus_per_node + (r + u) mod gpus_per_node"
-              src = scratch["(((r floordiv gpus_per_node - t) mod (n floordiv gpus_per_node)) * gpus_per_node + (r + u) mod gpus_per_node) * k + c"]
-              step = t after = [(channel 12, index "(t - 3) floordiv 4 * 2 * k + 2 * ((((r + u) mod gpus_per_node) * k + c) floordiv gpus_per_node) + 1")]
-          sched.recv from "r - r mod gpus_per_node + (r - u) mod gpus_per_node"
-              dst = output["(((r floordiv gpus_per_node - t) mod (n floordiv gpus_per_node)) * gpus_per_node + (r - u) mod gpus_per_node) * k + c"]
-              step = t
-        }
-      }
-    }
-  }
-  // Phase 2, t = 3, 7, ...: peers u = 3, 6, ... of the node.
-  sched.channel 15 {
-    sched.for t = 3 to "n floordiv gpus_per_node" step 4 {
-      sched.for u = 3 to gpus_per_node step 3 {
-        sched.for c = 0 to k {
-          sched.send to "r - r mod gpus_per_node + (r + u) mod gpus_per_node"
-              src = scratch["(((r floordiv gpus_per_node - t) mod (n floordiv gpus_per_node)) * gpus_per_node + (r + u) mod gpus_per_node) * k + c"]
-              step = t after = [(channel 12, index "(t - 3) floordiv 4 * 2 * k + 2 * ((((r + u) mod gpus_per_node) * k + c) floordiv gpus_per_node) + 1")]
-          sched.recv from "r - r mod gpus_per_node + (r - u) mod gpus_per_node"
-              dst = output["(((r floordiv gpus_per_node - t) mod (n floordiv gpus_per_node)) * gpus_per_node + (r - u) mod gpus_per_node) * k + c"]
-              step = t
+        sched.for u = "p mod 4" to gpus_per_node step 3 {
+          sched.for c = 0 to k {
+            sched.send to "r - r mod gpus_per_node + (r + u) mod gpus_per_node"
+                src = scratch["(((r floordiv gpus_per_node - t) mod (n floordiv gpus_per_node)) * gpus_per_node + (r + u) mod gpus_per_node) * k + c"]
+                step = t after = [(channel "p - p mod 4", index "(t - ((p floordiv 4 - 1) mod groups + 1)) floordiv groups * 2 * k + 2 * ((((r + u) mod gpus_per_node) * k + c) floordiv gpus_per_node) + 1")]
+            sched.recv from "r - r mod gpus_per_node + (r - u) mod gpus_per_node"
+                dst = output["(((r floordiv gpus_per_node - t) mod (n floordiv gpus_per_node)) * gpus_per_node + (r - u) mod gpus_per_node) * k + c"]
+                step = t
+          }
         }
       }
     }

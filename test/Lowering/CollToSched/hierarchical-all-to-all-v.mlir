@@ -12,6 +12,12 @@
 // RUN: collc-opt %collc_src/lowering/CollToSched/algorithms/hierarchical_all_to_all_v.mlir --sched-verify="group-sizes=64 chunks=1,2,3 params=gpus_per_node=8 counts=uniform,skewed,zero-row,zero-col,random" -o /dev/null 2>&1 | FileCheck %s --check-prefix=G64X8
 // RUN: collc-opt %collc_src/lowering/CollToSched/algorithms/hierarchical_all_to_all_v.mlir --sched-verify="group-sizes=3 chunks=1,2,3 params=gpus_per_node=1 counts=uniform,skewed,zero-row,zero-col,random" -o /dev/null 2>&1 | FileCheck %s --check-prefix=G3X1
 // RUN: collc-opt %collc_src/lowering/CollToSched/algorithms/hierarchical_all_to_all_v.mlir --sched-verify="group-sizes=3 chunks=1,2,3 params=gpus_per_node=3 counts=uniform,skewed,zero-row,zero-col,random" -o /dev/null 2>&1 | FileCheck %s --check-prefix=G3X3
+// `groups` G (selection's channel parameter; 4 channels each): fewer and
+// more than the default 4, as many as the node offsets and more.
+// RUN: collc-opt %collc_src/lowering/CollToSched/algorithms/hierarchical_all_to_all_v.mlir --sched-verify="group-sizes=12 chunks=1,2 params=gpus_per_node=4,groups=1 counts=uniform,skewed,random" -o /dev/null 2>&1 | FileCheck %s --check-prefix=GR1 --implicit-check-not=error
+// RUN: collc-opt %collc_src/lowering/CollToSched/algorithms/hierarchical_all_to_all_v.mlir --sched-verify="group-sizes=8 chunks=1,3 params=gpus_per_node=2,groups=2 counts=uniform,zero-row,zero-col,random" -o /dev/null 2>&1 | FileCheck %s --check-prefix=GR2 --implicit-check-not=error
+// RUN: collc-opt %collc_src/lowering/CollToSched/algorithms/hierarchical_all_to_all_v.mlir --sched-verify="group-sizes=64 chunks=2 params=gpus_per_node=8,groups=8 counts=skewed,random" -o /dev/null 2>&1 | FileCheck %s --check-prefix=GR8 --implicit-check-not=error
+// RUN: collc-opt %collc_src/lowering/CollToSched/algorithms/hierarchical_all_to_all_v.mlir --sched-verify="group-sizes=12 chunks=2 params=gpus_per_node=3,groups=16 counts=random" -o /dev/null 2>&1 | FileCheck %s --check-prefix=GR16 --implicit-check-not=error
 // G4X2: sched-verify: @hierarchical_all_to_all_v: n = 4, k = 1, counts uniform: verified (32 instructions, 12 transfers)
 // G4X2: sched-verify: @hierarchical_all_to_all_v: n = 4, k = 2, counts zero-row: verified (56 instructions, 24 transfers)
 // G4X2: sched-verify: @hierarchical_all_to_all_v: n = 4, k = 3, counts random: verified (80 instructions, 36 transfers)
@@ -44,3 +50,20 @@
 // G3X3: sched-verify: @hierarchical_all_to_all_v: n = 3, k = 2, counts zero-row: verified (27 instructions, 12 transfers)
 // G3X3: sched-verify: @hierarchical_all_to_all_v: n = 3, k = 3, counts random: verified (39 instructions, 18 transfers)
 // G3X3-NOT: error
+// GR1: sched-verify: @hierarchical_all_to_all_v: n = 12, k = 1, counts uniform: verified (300 instructions, 132 transfers){{$}}
+// GR1: sched-verify: @hierarchical_all_to_all_v: n = 12, k = 1, counts skewed: verified (300 instructions, 132 transfers){{$}}
+// GR1: sched-verify: @hierarchical_all_to_all_v: n = 12, k = 1, counts random: verified (300 instructions, 132 transfers){{$}}
+// GR1: sched-verify: @hierarchical_all_to_all_v: n = 12, k = 2, counts uniform: verified (564 instructions, 264 transfers){{$}}
+// GR1: sched-verify: @hierarchical_all_to_all_v: n = 12, k = 2, counts skewed: verified (564 instructions, 264 transfers){{$}}
+// GR1: sched-verify: @hierarchical_all_to_all_v: n = 12, k = 2, counts random: verified (564 instructions, 264 transfers){{$}}
+// GR2: sched-verify: @hierarchical_all_to_all_v: n = 8, k = 1, counts uniform: verified (144 instructions, 56 transfers){{$}}
+// GR2: sched-verify: @hierarchical_all_to_all_v: n = 8, k = 1, counts zero-row: verified (144 instructions, 56 transfers){{$}}
+// GR2: sched-verify: @hierarchical_all_to_all_v: n = 8, k = 1, counts zero-col: verified (144 instructions, 56 transfers){{$}}
+// GR2: sched-verify: @hierarchical_all_to_all_v: n = 8, k = 1, counts random: verified (144 instructions, 56 transfers){{$}}
+// GR2: sched-verify: @hierarchical_all_to_all_v: n = 8, k = 3, counts uniform: verified (368 instructions, 168 transfers){{$}}
+// GR2: sched-verify: @hierarchical_all_to_all_v: n = 8, k = 3, counts zero-row: verified (368 instructions, 168 transfers){{$}}
+// GR2: sched-verify: @hierarchical_all_to_all_v: n = 8, k = 3, counts zero-col: verified (368 instructions, 168 transfers){{$}}
+// GR2: sched-verify: @hierarchical_all_to_all_v: n = 8, k = 3, counts random: verified (368 instructions, 168 transfers){{$}}
+// GR8: sched-verify: @hierarchical_all_to_all_v: n = 64, k = 2, counts skewed: verified (16640 instructions, 8064 transfers){{$}}
+// GR8: sched-verify: @hierarchical_all_to_all_v: n = 64, k = 2, counts random: verified (16640 instructions, 8064 transfers){{$}}
+// GR16: sched-verify: @hierarchical_all_to_all_v: n = 12, k = 2, counts random: verified (576 instructions, 264 transfers){{$}}
