@@ -934,6 +934,15 @@ Status CudaCollective::waitFor(cu::Event event) {
     for (;;) {
       if (checkPeers && proxy_ && peerFailure.ok() && proxy_->failed()) {
         peerFailure = proxy_->error(); // it raised abortFlag already
+        // A connection that closed may be a peer that stopped because a
+        // third rank failed: where the peer check knows of a failure, that
+        // is the cause, named first.
+        if (peerCheck_)
+          if (Status cause = peerCheck_(); !cause.ok())
+            peerFailure = Status(cause.code(), cause.message() +
+                                                   "; the device proxy "
+                                                   "saw: " +
+                                                   peerFailure.message());
         return Status::success();
       }
       if (checkPeers && peerCheck_ && peerFailure.ok() &&
