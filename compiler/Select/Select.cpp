@@ -471,10 +471,8 @@ Selector::choose(const lowering::LoweredCollective &lowered,
     std::vector<int64_t> channelCounts = {0};
     if (choosesChannels(*algorithm, lowered, topology, simOptions))
       channelCounts = options.channelCounts;
-    // The most channels in use at the counts tried so far, and at this one.
-    uint32_t busiestSmaller = 0, busiest = 0;
+    MoreChannelsAtWork worthTrying;
     for (int64_t channels : channelCounts) {
-      busiestSmaller = std::max(busiestSmaller, busiest);
       // This algorithm's first expansion. A larger chunk count whose program
       // is the same instruction for instruction (opcodes, peers, buffers)
       // with every range scaled by the chunk count moves the same fraction of
@@ -518,10 +516,8 @@ Selector::choose(const lowering::LoweredCollective &lowered,
         }
         // More channels than get work run as fewer would (a ring per chunk
         // at most): that smaller count is tried already.
-        uint32_t inUse = channelsInUse(*program);
-        if (!moreChannelsAtWork(channels, inUse, busiestSmaller))
+        if (!worthTrying.admit(channels, channelsInUse(*program)))
           continue;
-        busiest = std::max(busiest, inUse);
         if (!first)
           first = *program;
         else if (scaledCopy(*program, *first))

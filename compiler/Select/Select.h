@@ -14,6 +14,7 @@
 #include "compiler/Simulate/Simulator.h"
 #include "lowering/CollToSched/LowerCollectives.h"
 
+#include <algorithm>
 #include <map>
 #include <memory>
 #include <optional>
@@ -47,16 +48,32 @@ std::string candidateLabel(const Candidate &candidate);
 /// blocks it launches).
 uint32_t channelsInUse(const sched::Program &program);
 
-/// Whether an algorithm's channel count is worth trying: its program
-/// (`inUse` channels in use, channelsInUse) puts more channels to work than
-/// every smaller count did (`busiestSmaller`, the most of any chunk count).
-/// A count whose extra channels get no chunk (ring's `rings` above the
-/// chunks per part) or no unit (hierarchical_direct's `folders` above the
-/// nodes) runs as a smaller count would.
-inline bool moreChannelsAtWork(int64_t channels, uint32_t inUse,
-                               uint32_t busiestSmaller) {
-  return channels <= 1 || inUse > busiestSmaller;
-}
+/// Which of an algorithm's channel counts are worth trying, fed its
+/// programs in increasing count order (any chunk counts per count): a
+/// program is worth it when it puts more channels to work (channelsInUse)
+/// than every smaller count's did. A count whose extra channels get no chunk
+/// (ring's `rings` above the chunks per part) or no unit
+/// (hierarchical_direct's `folders` above the nodes) runs as a smaller count
+/// would. Selection and collc --emit=candidates use it alike.
+class MoreChannelsAtWork {
+public:
+  /// Whether the program of `channels` with `inUse` channels in use is
+  /// worth trying; if so it counts for the larger counts.
+  bool admit(int64_t channels, uint32_t inUse) {
+    if (channels != current_) {
+      busiestSmaller_ = std::max(busiestSmaller_, busiest_);
+      current_ = channels;
+    }
+    if (channels > 1 && inUse <= busiestSmaller_)
+      return false;
+    busiest_ = std::max(busiest_, inUse);
+    return true;
+  }
+
+private:
+  int64_t current_ = -1;
+  uint32_t busiestSmaller_ = 0, busiest_ = 0;
+};
 
 /// What selection did for one collective.
 struct SelectionRecord {

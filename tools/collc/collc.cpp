@@ -868,16 +868,10 @@ static int emitCandidates(MLIRContext &context, const Generated &generated,
       collc::sim::anyChannelCapped(topology, gpus, options.select.simulation);
   for (const collc::lowering::Algorithm *algorithm :
        library.forCollective(collective)) {
-    // The most channels in use at the smaller channel counts and at this
-    // one (selection's moreChannelsAtWork).
-    uint32_t busiestSmaller = 0, busiest = 0;
-    int64_t lastChannels = -1;
+    collc::MoreChannelsAtWork worthTrying;
     for (auto [channels, chunks] :
          candidateGrid(*algorithm, options, counts, capped)) {
       ++tried;
-      if (channels != lastChannels)
-        busiestSmaller = std::max(busiestSmaller, busiest);
-      lastChannels = channels;
       std::string label = algorithm->name + " x" + std::to_string(chunks);
       collc::sweep::CompileOptions o = options;
       o.algo = name + "=" + algorithm->name;
@@ -921,14 +915,13 @@ static int emitCandidates(MLIRContext &context, const Generated &generated,
       }
       const sched::Program &program = plan.collectives.front().program;
       uint32_t busy = collc::channelsInUse(program);
-      if (!collc::moreChannelsAtWork(channels, busy, busiestSmaller)) {
+      if (!worthTrying.admit(channels, busy)) {
         llvm::outs() << "  " << label << ": left out: only " << busy
                      << " of its channels get work at k = "
                      << program.chunksPerPart
                      << ", no more than with fewer (they run the same)\n";
         continue;
       }
-      busiest = std::max(busiest, busy);
       uint64_t fp = sched::fingerprint(program);
       if (auto it = written.find(fp); it != written.end()) {
         llvm::outs() << "  " << label << ": left out: the same program as "
