@@ -46,6 +46,14 @@ _libcuda = os.path.join(_fake_cuda, "lib", "libcuda.so.1") if _fake_cuda else "l
 if shutil.which("mpirun"):
     config.available_features.add("mpirun")
 
+# The emulated libibverbs (test/fakeibverbs): the ib transport's tests put
+# %fake_ibverbs first in LD_LIBRARY_PATH, so that collc-run's dlopen of
+# libibverbs.so.1 finds it instead of rdma-core's.
+_fake_ibverbs = os.path.join(config.collc_obj_root, "fake-ibverbs", "lib")
+config.substitutions.append(("%fake_ibverbs", _fake_ibverbs))
+if os.path.isfile(os.path.join(_fake_ibverbs, "libibverbs.so.1")):
+    config.available_features.add("fake-ibverbs")
+
 # An RDMA device on this host (test/tools/collc-run/ib.test expects none).
 if os.path.isdir("/sys/class/infiniband") and os.listdir("/sys/class/infiniband"):
     config.available_features.add("rdma")

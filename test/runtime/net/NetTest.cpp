@@ -1,11 +1,13 @@
 //===- NetTest.cpp - the Net contract, on every Net this host has ---------===//
 //
-// The same tests run on SocketNet (always) and on IbvNet (only where an
+// The same tests run on SocketNet (always), on IbvNet (only where an
 // RDMA device with an active port exists; skipped with the reason
-// otherwise): rendezvous isend, per-tag ordering, large and empty
-// messages, the depth bound, refused sizes and memory, a stream of
-// pipelined messages, a peer that is killed, requests that completed
-// before a failure, stray connections to the listener.
+// otherwise), and on IbvNet over the emulated libibverbs of
+// test/fakeibverbs ("ib_emulated": its queue pairs, completion queues and
+// clear-to-send rings, where the build has <infiniband/verbs.h>): rendezvous
+// isend, per-tag ordering, large and empty messages, the depth bound, refused
+// sizes and memory, a stream of pipelined messages, a peer that is killed,
+// requests that completed before a failure, stray connections to the listener.
 //
 //===----------------------------------------------------------------------===//
 #include "ProcessTestUtil.h"
@@ -34,6 +36,15 @@ Status makeNet(const std::string &kind, std::unique_ptr<Net> *net) {
     return createSocketNet("127.0.0.1", "test", net);
   IbvNetOptions options;
   options.oobHost = "127.0.0.1";
+  if (kind == "ib_emulated") {
+#ifdef FAKE_IBVERBS_EMULATED
+    options.library = FAKE_IBVERBS_EMULATED;
+#else
+    return Status(ErrorCode::Unsupported,
+                  "this build has no emulated libibverbs (no "
+                  "<infiniband/verbs.h>)");
+#endif
+  }
   return createIbvNet(options, "test", net);
 }
 
@@ -155,6 +166,17 @@ TEST_P(NetContract, DevicesDescribeThemselves) {
   if (GetParam() == "socket") {
     EXPECT_EQ(net->devices()[0].name, "lo");
     EXPECT_EQ(net->devices()[0].address, "127.0.0.1");
+  }
+  if (GetParam() == "ib_emulated") {
+    // The emulation's one device: an active 4x NDR InfiniBand port whose
+    // LID names this process.
+    ASSERT_EQ(net->devices().size(), 1u);
+    const NetDeviceInfo &d = net->devices()[0];
+    EXPECT_EQ(d.name, "fake_ib0");
+    EXPECT_EQ(d.address.rfind("InfiniBand, LID ", 0), 0u) << d.address;
+    EXPECT_EQ(d.speedMbps, 400000);
+    EXPECT_TRUE(d.deviceMemory);
+    EXPECT_EQ(d.maxDepth, 16384u);
   }
 }
 
@@ -637,7 +659,8 @@ TEST_P(NetContract, BadArgumentsAreNamed) {
   EXPECT_NE(s.message().find("depth of 0"), std::string::npos) << s.message();
 }
 
-INSTANTIATE_TEST_SUITE_P(Nets, NetContract, ::testing::Values("socket", "ib"),
+INSTANTIATE_TEST_SUITE_P(Nets, NetContract,
+                         ::testing::Values("socket", "ib", "ib_emulated"),
                          [](const ::testing::TestParamInfo<std::string> &i) {
                            return i.param;
                          });
