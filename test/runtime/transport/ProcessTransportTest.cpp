@@ -1,10 +1,11 @@
 //===- ProcessTransportTest.cpp - transports between real processes -------===//
 //
-// shm, tcp and (where an RDMA device exists, else skipped with the reason)
-// ib. Rank 1 is a fork()ed child (it _exit()s, never returning into
-// GoogleTest), rank 0 is the test process; every wait is bounded. Also:
-// shared-memory names do not outlive connect(), /dev/shm exhaustion is
-// reported, and the tcp transport's interface option.
+// shm, tcp, (where an RDMA device exists, else skipped with the reason)
+// ib, and ib on the emulated libibverbs of test/fakeibverbs. Rank 1 is a
+// fork()ed child (it _exit()s, never returning into GoogleTest), rank 0 is the
+// test process; every wait is bounded. Also: shared-memory names do not outlive
+// connect(), /dev/shm exhaustion is reported, and the tcp transport's interface
+// option.
 //
 //===----------------------------------------------------------------------===//
 #include "ProcessTestUtil.h"
@@ -41,8 +42,8 @@ Status makeRank(const std::string &kind, int32_t rank, int32_t n, int32_t port,
     return s;
   if (kind == "shm")
     return createShmTransport(**bootstrap, transport);
-  if (kind == "ib")
-    return createIbTransport(**bootstrap, IbTransportOptions(), transport);
+  if (kind == "ib" || kind == "ib_emulated")
+    return createIbTransport(**bootstrap, ibOptions(kind), transport);
   return createTcpTransport(**bootstrap, "", transport);
 }
 
@@ -79,12 +80,9 @@ std::string exchange(Transport &t, int messages, size_t maxBytes) {
 class ProcessTransport : public ::testing::TestWithParam<std::string> {
 protected:
   void SetUp() override {
-    if (GetParam() != "ib")
+    if (GetParam() != "ib" && GetParam() != "ib_emulated")
       return;
-    net::IbvNetOptions options;
-    options.oobHost = "127.0.0.1";
-    std::unique_ptr<net::Net> probe;
-    Status s = net::createIbvNet(options, "the ib transport's tests", &probe);
+    Status s = ibAvailable(GetParam());
     if (s.code() == ErrorCode::Unsupported)
       GTEST_SKIP() << s.message();
   }
@@ -179,7 +177,7 @@ TEST_P(ProcessTransport, KilledPeerIsNamed) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Transports, ProcessTransport,
-                         ::testing::Values("shm", "tcp", "ib"),
+                         ::testing::Values("shm", "tcp", "ib", "ib_emulated"),
                          [](const ::testing::TestParamInfo<std::string> &i) {
                            return i.param;
                          });

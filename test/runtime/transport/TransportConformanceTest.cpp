@@ -1,7 +1,8 @@
 //===- TransportConformanceTest.cpp - the Transport contract, per kind ----===//
 //
 // The same tests for every transport (ranks as threads of this process;
-// ib only where an RDMA device exists, skipped with the reason otherwise):
+// ib only where an RDMA device exists, skipped with the reason otherwise;
+// ib_emulated on test/fakeibverbs' libibverbs wherever it is built):
 // FIFO order and content, the slots limit, largest and empty messages, many
 // channels at once, reconnecting with a new spec, mismatched specs, connect
 // timeouts, abort.
@@ -26,12 +27,9 @@ constexpr double kSeconds = 15;
 class TransportConformance : public ::testing::TestWithParam<std::string> {
 protected:
   void SetUp() override {
-    if (GetParam() != "ib")
+    if (GetParam() != "ib" && GetParam() != "ib_emulated")
       return;
-    net::IbvNetOptions options;
-    options.oobHost = "127.0.0.1";
-    std::unique_ptr<net::Net> probe;
-    Status s = net::createIbvNet(options, "the ib transport's tests", &probe);
+    Status s = ibAvailable(GetParam());
     if (s.code() == ErrorCode::Unsupported)
       GTEST_SKIP() << s.message();
   }
@@ -381,7 +379,8 @@ TEST_P(TransportConformance, RegisterMemoryRecordsRegions) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Transports, TransportConformance,
-                         ::testing::Values("in-process", "shm", "tcp", "ib"),
+                         ::testing::Values("in-process", "shm", "tcp", "ib",
+                                           "ib_emulated"),
                          [](const ::testing::TestParamInfo<std::string> &i) {
                            std::string name = i.param;
                            for (char &c : name)

@@ -1,6 +1,8 @@
 //===- TransportTestUtil.cpp - worlds of transports for tests -------------===//
 #include "TransportTestUtil.h"
 
+#include "net/IbvNet.h"
+
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
@@ -37,6 +39,30 @@ int32_t freePort() {
   return ntohs(addr.sin_port);
 }
 
+IbTransportOptions ibOptions(const std::string &kind) {
+  IbTransportOptions o;
+#ifdef FAKE_IBVERBS_EMULATED
+  if (kind == "ib_emulated")
+    o.library = FAKE_IBVERBS_EMULATED;
+#endif
+  return o;
+}
+
+Status ibAvailable(const std::string &kind) {
+#ifndef FAKE_IBVERBS_EMULATED
+  if (kind == "ib_emulated")
+    return Status(ErrorCode::Unsupported,
+                  "this build has no emulated libibverbs (no "
+                  "<infiniband/verbs.h>)");
+#endif
+  IbTransportOptions o = ibOptions(kind);
+  net::IbvNetOptions options;
+  options.oobHost = "127.0.0.1";
+  options.library = o.library;
+  std::unique_ptr<net::Net> probe;
+  return net::createIbvNet(options, "the ib transport's tests", &probe);
+}
+
 Status makeWorld(const std::string &kind, int32_t n, World *world) {
   world->transports.clear();
   world->bootstraps.clear();
@@ -68,9 +94,9 @@ Status makeWorld(const std::string &kind, int32_t n, World *world) {
     else if (kind == "tcp")
       results[r] =
           createTcpTransport(*world->bootstraps[r], "", &world->transports[r]);
-    else if (kind == "ib")
-      results[r] = createIbTransport(
-          *world->bootstraps[r], IbTransportOptions(), &world->transports[r]);
+    else if (kind == "ib" || kind == "ib_emulated")
+      results[r] = createIbTransport(*world->bootstraps[r], ibOptions(kind),
+                                     &world->transports[r]);
     else
       results[r] =
           Status(ErrorCode::InvalidArgument, "unknown transport " + kind);

@@ -29,8 +29,16 @@ struct World {
 };
 
 /// A world of `n` transports of `kind` ("in-process", "shm", "tcp",
-/// "ib"; an ib world needs an RDMA device, else Unsupported).
+/// "ib"; an ib world needs an RDMA device, else Unsupported;
+/// "ib_emulated": ib on the emulated libibverbs of test/fakeibverbs).
 Status makeWorld(const std::string &kind, int32_t n, World *world);
+
+/// The ib transport's options for `kind` ("ib": rdma-core's libibverbs;
+/// "ib_emulated": test/fakeibverbs').
+IbTransportOptions ibOptions(const std::string &kind);
+/// Whether an ib `kind` has a usable device here: success, or Unsupported
+/// saying why (the tests skip with it).
+Status ibAvailable(const std::string &kind);
 
 /// Runs fn(rank) on one thread per rank and joins them.
 void runRanks(int32_t n, const std::function<void(int32_t)> &fn);
