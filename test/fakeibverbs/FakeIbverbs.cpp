@@ -34,6 +34,9 @@
 //                          device memory (EFAULT), as without nvidia-peermem
 //   FAKE_IBVERBS_NO_DMABUF=1    no ibv_reg_dmabuf_mr behaviour: it fails
 //                          with EOPNOTSUPP (the symbol stays)
+//   FAKE_IBVERBS_LINK=ethernet  RoCE ports: the link layer is Ethernet,
+//                          LID 0, and a QP reaches its destination by the
+//                          GID (which holds the emulation's port number)
 //
 //===----------------------------------------------------------------------===//
 #include <infiniband/verbs.h>
@@ -161,6 +164,11 @@ State *state() {
 std::vector<FakeDevice *> &devices() {
   static auto *list = new std::vector<FakeDevice *>();
   return *list;
+}
+
+bool ethernet() {
+  const char *link = std::getenv("FAKE_IBVERBS_LINK");
+  return link && std::string(link) == "ethernet";
 }
 
 void setNonBlocking(int fd) {
@@ -777,12 +785,13 @@ FAKE_EXPORT int(ibv_query_port)(ibv_context *, uint8_t port,
   attr->gid_tbl_len = 1;
   attr->max_msg_sz = uint32_t(1) << 30;
   attr->pkey_tbl_len = 1;
-  attr->lid = uint16_t(s->lid);
+  attr->lid = ethernet() ? 0 : uint16_t(s->lid);
   attr->max_vl_num = 1;
   attr->active_width = 2;   // 4x
   attr->active_speed = 128; // NDR: 400 Gbit/s
   attr->phys_state = 5;     // LinkUp
-  attr->link_layer = IBV_LINK_LAYER_INFINIBAND;
+  attr->link_layer =
+      ethernet() ? IBV_LINK_LAYER_ETHERNET : IBV_LINK_LAYER_INFINIBAND;
   return 0;
 }
 
@@ -793,8 +802,13 @@ FAKE_EXPORT int ibv_query_gid(ibv_context *, uint8_t port, int index,
   State *s = state();
   std::lock_guard<std::mutex> lock(s->mutex);
   std::memset(gid, 0, sizeof *gid);
-  gid->raw[0] = 0xfe;
-  gid->raw[1] = 0x80;
+  if (ethernet()) { // ::ffff:10.0.x.y, a RoCE v2 GID holding an IPv4 address
+    gid->raw[10] = gid->raw[11] = 0xff;
+    gid->raw[12] = 10;
+  } else {
+    gid->raw[0] = 0xfe;
+    gid->raw[1] = 0x80;
+  }
   gid->raw[14] = uint8_t(s->lid >> 8);
   gid->raw[15] = uint8_t(s->lid);
   return 0;
@@ -1002,9 +1016,19 @@ FAKE_EXPORT int ibv_modify_qp(ibv_qp *ibqp, ibv_qp_attr *attr, int mask) {
                        IBV_QP_RQ_PSN | IBV_QP_MAX_DEST_RD_ATOMIC |
                        IBV_QP_MIN_RNR_TIMER;
     if (from != IBV_QPS_INIT || (mask & needed) != needed ||
-        attr->ah_attr.dlid == 0 || attr->ah_attr.port_num != 1)
+        attr->ah_attr.port_num != 1)
       return EINVAL;
-    qp->destLid = attr->ah_attr.dlid;
+    // InfiniBand routes by LID; RoCE needs the GRH (the GID).
+    if (ethernet()) {
+      if (!attr->ah_attr.is_global || attr->ah_attr.grh.sgid_index != 0)
+        return EINVAL;
+      qp->destLid = uint32_t(attr->ah_attr.grh.dgid.raw[14]) << 8 |
+                    attr->ah_attr.grh.dgid.raw[15];
+    } else {
+      if (attr->ah_attr.dlid == 0)
+        return EINVAL;
+      qp->destLid = attr->ah_attr.dlid;
+    }
     qp->destQpn = attr->dest_qp_num;
     int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
     socklen_t length;
