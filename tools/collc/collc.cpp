@@ -377,8 +377,8 @@ static void printStages(const std::vector<collc::CheckedCollective> &checked,
         "--emit=fatbin\n"
      << "  running on the CPU                     --run, or collc-run on the "
         "plan\n"
-     << "  running on GPUs                        not yet: the CUDA executor "
-        "has not run on a GPU\n";
+     << "  running on GPUs                        collc-run --backend cuda "
+        "(built, tested on a fake driver; not yet run on a real GPU)\n";
 }
 
 /// Adds each collective's algorithm, chunk count, verification result and
@@ -1319,8 +1319,10 @@ static int run() {
     if (single)
       printBaselines(single->rows.front(), generated->spec, os);
     if (!runOption)
-      os << "not run: --run runs the plan on the CPU executor; running on "
-            "GPUs is not done yet (the CUDA executor has not run on a GPU)\n";
+      os << "not run: --run runs the plan on the CPU executor; on GPUs "
+            "collc-run --backend cuda runs --emit=plan's plan with "
+            "--emit=fatbin's kernels (docs/gpu-runtime.md; built, not yet run "
+            "on a real GPU)\n";
   } else if (emitKind == EmitKind::Volumes) {
     printVolumes(checked, *topology, os);
   } else if (emitKind == EmitKind::Dot) {
