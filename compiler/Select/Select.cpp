@@ -130,6 +130,15 @@ llvm::StringMap<int64_t> chosenParams(const Candidate &candidate) {
   return params;
 }
 
+std::vector<unsigned> chunkCountsWithChannels(std::vector<unsigned> counts,
+                                              int64_t channels) {
+  if (channels > 0)
+    for (int64_t c : {channels, 2 * channels, 4 * channels})
+      if (!llvm::is_contained(counts, unsigned(c)))
+        counts.push_back(unsigned(c));
+  return counts;
+}
+
 /// The expansion options of a candidate: its chunks and channel count.
 static sched::ExpandOptions
 expandOptionsOf(const Candidate &candidate,
@@ -480,13 +489,12 @@ Selector::choose(const lowering::LoweredCollective &lowered,
       // (e.g. schedules whose instructions all move the whole buffer), so it
       // is not simulated again.
       std::optional<sched::Program> first;
-      // C channels need C chunks per unit to all have work: that count too,
-      // where the chunk count is free.
-      std::vector<unsigned> chunksToTry = counts;
-      if (channels > 0 && !chunks &&
-          !sched::ScheduleOp(algorithm->schedule).getChunksPerPart() &&
-          !llvm::is_contained(chunksToTry, unsigned(channels)))
-        chunksToTry.push_back(unsigned(channels));
+      // C channels need C chunks per unit to all have work, and more
+      // (chunkCountsWithChannels), where the chunk count is free.
+      std::vector<unsigned> chunksToTry =
+          chunks || sched::ScheduleOp(algorithm->schedule).getChunksPerPart()
+              ? counts
+              : chunkCountsWithChannels(counts, channels);
       for (unsigned c : chunksToTry) {
         Candidate candidate;
         candidate.algorithm = algorithm;

@@ -48,6 +48,15 @@ std::string candidateLabel(const Candidate &candidate);
 /// blocks it launches).
 uint32_t channelsInUse(const sched::Program &program);
 
+/// The chunk counts per unit tried with `channels` channels (an algorithm's
+/// collc.channel_param) where the chunk count is free: `counts`, and C, 2C
+/// and 4C for C = channels > 0, so that every channel gets chunks and a
+/// channel whose work waits on another's (a node ring on its rail ring)
+/// gets them in a deeper pipeline. Selection and collc --emit=candidates use
+/// it alike.
+std::vector<unsigned> chunkCountsWithChannels(std::vector<unsigned> counts,
+                                              int64_t channels);
+
 /// Which of an algorithm's channel counts are worth trying, fed its
 /// programs in increasing count order (any chunk counts per count): a
 /// program is worth it when it puts more channels to work (channelsInUse)
@@ -111,9 +120,9 @@ struct SelectOptions {
   std::vector<unsigned> chunkCounts = {1, 2, 4, 8, 16};
   /// Values tried for an algorithm's channel parameter (collc.channel_param)
   /// where the topology caps what one channel of the group's GPUs moves
-  /// (sim::channelCap) and --algo-param does not set it, each also with as
-  /// many chunks per unit as channels when --chunks is free. Up to 32, the
-  /// channels that can be resident at once (sched-verify) and NCCL's
+  /// (sim::channelCap) and --algo-param does not set it, each also with the
+  /// chunk counts of chunkCountsWithChannels when --chunks is free. Up to 32,
+  /// the channels that can be resident at once (sched-verify) and NCCL's
   /// MAXCHANNELS; 3, 6, 12 and 24 too, so that an algorithm whose other
   /// channels leave room for 3 is not held to 2 (hierarchical_direct
   /// all_reduce on 8 nodes of 8 runs 29 + `folders` channels). Without a

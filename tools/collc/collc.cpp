@@ -809,10 +809,9 @@ candidateGrid(const collc::lowering::Algorithm &algorithm,
     channelCounts = options.select.channelCounts;
   std::vector<std::pair<int64_t, unsigned>> grid;
   for (int64_t channels : channelCounts) {
-    std::vector<unsigned> chunkCounts = counts;
-    if (channels > 0 && !options.chunks &&
-        !llvm::is_contained(chunkCounts, unsigned(channels)))
-      chunkCounts.push_back(unsigned(channels));
+    std::vector<unsigned> chunkCounts =
+        options.chunks ? counts
+                       : collc::chunkCountsWithChannels(counts, channels);
     for (unsigned chunks : chunkCounts)
       grid.emplace_back(channels, chunks);
   }
@@ -822,8 +821,8 @@ candidateGrid(const collc::lowering::Algorithm &algorithm,
 /// --emit=candidates: one plan per candidate schedule of the generated
 /// collective (each applicable algorithm of the library, with --chunks or
 /// 1, 2 and 4 chunks per unit; where the topology caps a channel, each
-/// channel count C of an algorithm that has one, with C chunks per unit
-/// too) into the directory -o DIR, the same program only once, for
+/// channel count C of an algorithm that has one, with C, 2C and 4C chunks
+/// per unit too) into the directory -o DIR, the same program only once, for
 /// collc-run --tuning (docs/tuning.md). A candidate collc
 /// cannot compile (not applicable, an explicit schedule's other chunk
 /// count) is named with the reason and left out.

@@ -49,3 +49,16 @@
 // R3: sched-verify: @hierarchical_all_reduce: n = 12, k = 84: verified (1092 instructions, 840 transfers){{$}}
 // R8: sched-verify: @hierarchical_all_reduce: n = 64, k = 1024: verified (31744 instructions, 28672 transfers){{$}}
 // R3S2: sched-verify: @hierarchical_all_reduce: n = 35, k = 315: verified (7245 instructions, 6300 transfers){{$}}
+// per_rail: Q = ceil(rings / per_rail) rail rings beside the node rings
+// (the default 4; 1: a rail ring per node ring).
+// RUN: collc-opt %collc_src/lowering/CollToSched/algorithms/hierarchical_all_reduce.mlir --sched-verify="group-sizes=6 chunks=5,10 params=gpus_per_node=2,rings=5,per_rail=2" -o /dev/null 2>&1 | FileCheck %s --check-prefix=PR --implicit-check-not=error
+// RUN: collc-opt %collc_src/lowering/CollToSched/algorithms/hierarchical_all_reduce.mlir --sched-verify="group-sizes=9 chunks=7,9 params=gpus_per_node=3,rings=7,per_rail=3" -o /dev/null 2>&1 | FileCheck %s --check-prefix=PRB --implicit-check-not=error
+// RUN: collc-opt %collc_src/lowering/CollToSched/algorithms/hierarchical_all_reduce.mlir --sched-verify="group-sizes=12 chunks=3,7 params=gpus_per_node=4,rings=3,per_rail=1" -o /dev/null 2>&1 | FileCheck %s --check-prefix=PR1 --implicit-check-not=error
+// RUN: collc-opt %collc_src/lowering/CollToSched/algorithms/hierarchical_all_reduce.mlir --sched-verify="group-sizes=64 chunks=12 params=gpus_per_node=8,rings=12" -o /dev/null 2>&1 | FileCheck %s --check-prefix=PR12 --implicit-check-not=error
+// PR: sched-verify: @hierarchical_all_reduce: n = 6, k = 30: verified (270 instructions, 180 transfers){{$}}
+// PR: sched-verify: @hierarchical_all_reduce: n = 6, k = 60: verified (540 instructions, 360 transfers){{$}}
+// PRB: sched-verify: @hierarchical_all_reduce: n = 9, k = 63: verified (693 instructions, 504 transfers){{$}}
+// PRB: sched-verify: @hierarchical_all_reduce: n = 9, k = 81: verified (891 instructions, 648 transfers){{$}}
+// PR1: sched-verify: @hierarchical_all_reduce: n = 12, k = 36: verified (468 instructions, 360 transfers){{$}}
+// PR1: sched-verify: @hierarchical_all_reduce: n = 12, k = 84: verified (1092 instructions, 840 transfers){{$}}
+// PR12: sched-verify: @hierarchical_all_reduce: n = 64, k = 768: verified (23808 instructions, 21504 transfers){{$}}

@@ -54,3 +54,16 @@
 // R3: sched-verify: @hierarchical_reduce_scatter: n = 12, k = 3: verified (540 instructions, 396 transfers){{$}}
 // R3: sched-verify: @hierarchical_reduce_scatter: n = 12, k = 7: verified (1260 instructions, 924 transfers){{$}}
 // R16: sched-verify: @hierarchical_reduce_scatter: n = 64, k = 16: verified (73728 instructions, 64512 transfers){{$}}
+// per_rail: Q = ceil(rings / per_rail) rail rings beside the node rings
+// (the default 4; 1: a rail ring per node ring).
+// RUN: collc-opt %collc_src/lowering/CollToSched/algorithms/hierarchical_reduce_scatter.mlir --sched-verify="group-sizes=6 chunks=5,11 params=gpus_per_node=2,rings=5,per_rail=2" -o /dev/null 2>&1 | FileCheck %s --check-prefix=PR --implicit-check-not=error
+// RUN: collc-opt %collc_src/lowering/CollToSched/algorithms/hierarchical_reduce_scatter.mlir --sched-verify="group-sizes=9 chunks=7,9 params=gpus_per_node=3,rings=7,per_rail=3" -o /dev/null 2>&1 | FileCheck %s --check-prefix=PRB --implicit-check-not=error
+// RUN: collc-opt %collc_src/lowering/CollToSched/algorithms/hierarchical_reduce_scatter.mlir --sched-verify="group-sizes=12 chunks=3,7 params=gpus_per_node=4,rings=3,per_rail=1" -o /dev/null 2>&1 | FileCheck %s --check-prefix=PR1 --implicit-check-not=error
+// RUN: collc-opt %collc_src/lowering/CollToSched/algorithms/hierarchical_reduce_scatter.mlir --sched-verify="group-sizes=64 chunks=24 params=gpus_per_node=8,rings=24" -o /dev/null 2>&1 | FileCheck %s --check-prefix=PR24 --implicit-check-not=error
+// PR: sched-verify: @hierarchical_reduce_scatter: n = 6, k = 5: verified (270 instructions, 150 transfers){{$}}
+// PR: sched-verify: @hierarchical_reduce_scatter: n = 6, k = 11: verified (594 instructions, 330 transfers){{$}}
+// PRB: sched-verify: @hierarchical_reduce_scatter: n = 9, k = 7: verified (756 instructions, 504 transfers){{$}}
+// PRB: sched-verify: @hierarchical_reduce_scatter: n = 9, k = 9: verified (972 instructions, 648 transfers){{$}}
+// PR1: sched-verify: @hierarchical_reduce_scatter: n = 12, k = 3: verified (540 instructions, 396 transfers){{$}}
+// PR1: sched-verify: @hierarchical_reduce_scatter: n = 12, k = 7: verified (1260 instructions, 924 transfers){{$}}
+// PR24: sched-verify: @hierarchical_reduce_scatter: n = 64, k = 24: verified (110592 instructions, 96768 transfers){{$}}
