@@ -97,6 +97,8 @@ Loaded load() {
   need(find(library, &d.cuMemHostUnregister, "cuMemHostUnregister"),
        "cuMemHostUnregister");
   find(library, &d.cuFlushGPUDirectRDMAWrites, "cuFlushGPUDirectRDMAWrites");
+  find(library, &d.cuMemGetHandleForAddressRange,
+       "cuMemGetHandleForAddressRange");
   need(find(library, &d.cuMemHostGetDevicePointer,
             "cuMemHostGetDevicePointer_v2"),
        "cuMemHostGetDevicePointer_v2");

@@ -49,6 +49,12 @@ constexpr unsigned kMemHostRegisterPortable = 0x01;
 constexpr unsigned kMemHostRegisterDeviceMap = 0x02;
 constexpr int kFlushTargetCurrentCtx = 0;
 constexpr int kFlushToOwner = 100;
+/// GPUDirect RDMA through dma-buf: whether the device can export its
+/// memory (CU_DEVICE_ATTRIBUTE_DMA_BUF_SUPPORTED), and
+/// cuMemGetHandleForAddressRange's handle type for a dma-buf fd
+/// (CU_MEM_RANGE_HANDLE_TYPE_DMA_BUF_FD).
+constexpr int kAttrDmaBufSupported = 124;
+constexpr int kMemRangeHandleTypeDmaBufFd = 1;
 constexpr unsigned kStreamNonBlocking = 0x1;
 constexpr unsigned kEventDefault = 0x0;
 constexpr int kStreamCaptureModeRelaxed = 2;
@@ -59,11 +65,14 @@ struct IpcMemHandle {
 constexpr unsigned kIpcMemLazyEnablePeerAccess = 0x1;
 /// CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED: cuCtxEnablePeerAccess again.
 constexpr Result kPeerAccessAlreadyEnabled = 704;
+/// CUDA_ERROR_NOT_SUPPORTED (e.g. a dma-buf export the platform refuses).
+constexpr Result kNotSupported = 801;
 
 } // namespace cu
 
 /// The driver's entry points (null where the driver lacks one that is
-/// optional: function enumeration, before CUDA 12.4).
+/// optional: function enumeration, before CUDA 12.4; GPUDirect's flush,
+/// before 11.3; dma-buf export, before 11.7).
 struct CudaDriver {
   cu::Result (*cuInit)(unsigned) = nullptr;
   cu::Result (*cuDriverGetVersion)(int *) = nullptr;
@@ -98,6 +107,12 @@ struct CudaDriver {
   /// GPUDirect RDMA: makes the NIC's writes into this context's memory
   /// visible to it (CUDA 11.3+; null where the driver lacks it).
   cu::Result (*cuFlushGPUDirectRDMAWrites)(int, int) = nullptr;
+  /// GPUDirect RDMA through dma-buf: exports a page-aligned range of
+  /// device memory (handle: an int, the dma-buf fd; handle type, flags)
+  /// (CUDA 11.7+, driver 515; null where the driver lacks it).
+  cu::Result (*cuMemGetHandleForAddressRange)(void *, cu::DevicePtr, size_t,
+                                              int,
+                                              unsigned long long) = nullptr;
   cu::Result (*cuMemHostGetDevicePointer)(cu::DevicePtr *, void *,
                                           unsigned) = nullptr;
   cu::Result (*cuMemcpyHtoD)(cu::DevicePtr, const void *, size_t) = nullptr;

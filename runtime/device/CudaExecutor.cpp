@@ -343,13 +343,20 @@ Status CudaCollective::create(const PlanCollective &collective, size_t index,
   if (cu::Result r = d->cuMemHostGetDevicePointer(&c->abortDevice_, host, 0);
       r != cu::kSuccess)
     return d->fail(what + ": the abort flag", "cuMemHostGetDevicePointer", r);
-  if (cu::Result r = d->cuMemAlloc(&c->arena_, l.launchBytes());
+  // Whole pages (GPUDirect: 2 MiB, the GPU's large page, so that the
+  // allocation starts on a host page too): GPUDirect's dma-buf export
+  // (exportDmaBuf) takes whole host pages. The layout's offsets stay.
+  uint64_t granule = uint64_t(sysconf(_SC_PAGESIZE));
+  if (options.gpuDirect)
+    granule = std::max<uint64_t>(granule, uint64_t(2) << 20);
+  c->arenaBytes_ = (l.launchBytes() + granule - 1) / granule * granule;
+  if (cu::Result r = d->cuMemAlloc(&c->arena_, c->arenaBytes_);
       r != cu::kSuccess)
-    return d->fail(what + ": " + std::to_string(l.launchBytes()) +
+    return d->fail(what + ": " + std::to_string(c->arenaBytes_) +
                        " bytes for slots, scratch and contexts",
                    "cuMemAlloc", r, ErrorCode::SystemError);
   // Synchronous: the arenas are zero before any peer can learn of them.
-  if (cu::Result r = d->cuMemsetD8(c->arena_, 0, l.launchBytes());
+  if (cu::Result r = d->cuMemsetD8(c->arena_, 0, c->arenaBytes_);
       r != cu::kSuccess)
     return d->fail(what, "cuMemsetD8", r);
   c->hostArenas_.assign(size_t(l.nranks()), 0);
@@ -429,7 +436,74 @@ std::string hostName() {
     return "?";
   return name;
 }
+
+std::string hexAddress(uint64_t address) {
+  char text[32];
+  std::snprintf(text, sizeof text, "0x%llx", (unsigned long long)address);
+  return text;
+}
+
 } // namespace
+
+Status exportDmaBuf(int ordinal, cu::DevicePtr base, uint64_t allocated,
+                    void *data, size_t bytes, int *fd, uint64_t *offset) {
+  const CudaDriver *d = nullptr;
+  if (Status s = loadCudaDriver(ordinal, &d); !s.ok())
+    return s;
+  std::string device = "CUDA device " + std::to_string(ordinal);
+  if (!d->cuMemGetHandleForAddressRange)
+    return Status(ErrorCode::Unsupported,
+                  "the CUDA driver lacks cuMemGetHandleForAddressRange "
+                  "(exporting GPU memory as a dma-buf needs CUDA 11.7 / "
+                  "driver 515 or newer)");
+  cu::Device handle = 0;
+  if (cu::Result r = d->cuDeviceGet(&handle, ordinal); r != cu::kSuccess)
+    return d->fail(device, "cuDeviceGet", r);
+  int supported = 0;
+  if (cu::Result r =
+          d->cuDeviceGetAttribute(&supported, cu::kAttrDmaBufSupported, handle);
+      r != cu::kSuccess)
+    return d->fail(device + ": asking whether it exports dma-bufs "
+                            "(CU_DEVICE_ATTRIBUTE_DMA_BUF_SUPPORTED)",
+                   "cuDeviceGetAttribute", r, ErrorCode::Unsupported);
+  if (!supported)
+    return Status(ErrorCode::Unsupported,
+                  device +
+                      " cannot export its memory as a dma-buf "
+                      "(CU_DEVICE_ATTRIBUTE_DMA_BUF_SUPPORTED is 0; it needs "
+                      "the NVIDIA open kernel modules, driver 515 or newer, "
+                      "on Linux 5.12 or newer)");
+  uint64_t page = uint64_t(sysconf(_SC_PAGESIZE));
+  uint64_t at = uint64_t(uintptr_t(data));
+  if (at < base || bytes > allocated || at - base > allocated - bytes)
+    return Status(
+        ErrorCode::InvalidArgument,
+        device + ": " + std::to_string(bytes) + " bytes at " + hexAddress(at) +
+            " to export as a dma-buf are not "
+            "inside the allocation of " +
+            std::to_string(allocated) + " bytes at " + hexAddress(base));
+  if (base % page != 0 || allocated % page != 0)
+    return Status(ErrorCode::Unsupported,
+                  device + ": the allocation of " + std::to_string(allocated) +
+                      " bytes at " + hexAddress(base) +
+                      " is not whole host pages of " + std::to_string(page) +
+                      " bytes, which a dma-buf export needs "
+                      "(cuMemGetHandleForAddressRange)");
+  int handleFd = -1;
+  if (cu::Result r =
+          d->cuMemGetHandleForAddressRange(&handleFd, base, size_t(allocated),
+                                           cu::kMemRangeHandleTypeDmaBufFd, 0);
+      r != cu::kSuccess)
+    return d->fail(device + ": exporting its allocation of " +
+                       std::to_string(allocated) + " bytes at " +
+                       hexAddress(base) + " as a dma-buf",
+                   "cuMemGetHandleForAddressRange", r,
+                   r == cu::kNotSupported ? ErrorCode::Unsupported
+                                          : ErrorCode::TransportError);
+  *fd = handleFd;
+  *offset = at - base;
+  return Status::success();
+}
 
 Status CudaCollective::startNetwork(std::unique_ptr<net::Net> net, int dev) {
   const LaunchLayout &l = layout_;
@@ -444,11 +518,12 @@ Status CudaCollective::startNetwork(std::unique_ptr<net::Net> net, int dev) {
                   l.name() + ": startNetwork called twice");
   // GPUDirect RDMA: the network slots are in the device arenas, and
   // every receive into them is flushed before the kernel may read it.
-  std::vector<char *> deviceArenas(size_t(l.nranks()), nullptr);
-  std::function<Status()> flush;
+  GpuDirectMemory gpuDirect;
+  gpuDirect.deviceArenas.assign(size_t(l.nranks()), nullptr);
+  std::function<Status()> &flush = gpuDirect.flush;
   if (options_.gpuDirect) {
     for (int32_t r : l.launched())
-      deviceArenas[size_t(r)] =
+      gpuDirect.deviceArenas[size_t(r)] =
           reinterpret_cast<char *>(uintptr_t(arenas_[size_t(r)]));
     if (!d_->cuFlushGPUDirectRDMAWrites)
       return failWith(
@@ -469,13 +544,24 @@ Status CudaCollective::startNetwork(std::unique_ptr<net::Net> net, int dev) {
                        "cuFlushGPUDirectRDMAWrites", r);
       return Status::success();
     };
+    gpuDirect.registration = options_.gpuMemoryRegistration;
+    gpuDirect.exportDmaBuf = [ordinal = options_.device, base = arena_,
+                              allocated = arenaBytes_](void *data, size_t bytes,
+                                                       int *fd,
+                                                       uint64_t *offset) {
+      return exportDmaBuf(ordinal, base, allocated, data, bytes, fd, offset);
+    };
   }
   if (Status s = DeviceProxy::create(std::move(net), dev, l, hostArenaHost_,
                                      l.name() + " on " + launchName(), &proxy_,
-                                     deviceArenas, std::move(flush));
+                                     gpuDirect);
       !s.ok())
     return failWith(s, nullptr);
   return Status::success();
+}
+
+std::string CudaCollective::gpuMemoryRegistration() const {
+  return proxy_ ? proxy_->gpuMemoryRegistration() : std::string();
 }
 
 Status CudaCollective::stopNetwork(double seconds) {
@@ -1769,6 +1855,9 @@ Status runPlanOnRank(const Plan &plan, size_t index,
     if (Status s = c->startNetwork(std::move(opened.net), opened.device);
         !s.ok())
       return fail(s);
+    // GPUDirect: which way the GPU memory was registered, and why.
+    if (std::string how = c->gpuMemoryRegistration(); !how.empty())
+      result->network += "; " + how;
   }
 
   // The exchange: every process's entries, by world rank.

@@ -127,6 +127,10 @@ public:
   Status stopNetwork(double seconds);
   /// "tcp 10.0.0.5 ..." where a proxy runs, "" otherwise.
   std::string networkDescription() const;
+  /// With GPUDirect: how the device arenas were registered with the NIC
+  /// (DeviceProxy::gpuMemoryRegistration: "GPU memory registered through
+  /// dma-buf", "... through nvidia-peermem (dma-buf: why)"); "" otherwise.
+  std::string gpuMemoryRegistration() const;
 
   /// The entries of this launch's arenas for the peers' processes: the
   /// allocation's IPC handle (cuIpcGetMemHandle), each arena's offset,
@@ -208,6 +212,10 @@ private:
   int registers_ = 0;
   std::string residency_;
   cu::DevicePtr arena_ = 0;
+  /// The bytes allocated at arena_: the layout's launchBytes rounded up to
+  /// whole host pages (with GPUDirect to 2 MiB, the GPU's large page), as
+  /// a dma-buf export of the allocation needs.
+  uint64_t arenaBytes_ = 0;
   /// Arena addresses by rank (0: not reachable); the peers' IPC mappings.
   std::vector<uint64_t> arenas_;
   std::vector<cu::DevicePtr> opened_;
@@ -242,6 +250,18 @@ private:
   std::vector<std::shared_ptr<const transport::PeerHostBuffer>> peerHostArenas_;
   std::unique_ptr<DeviceProxy> proxy_;
 };
+
+/// GPUDirect RDMA through dma-buf (the CUDA executor's DmaBufExporter,
+/// DeviceProxy.h): exports device `ordinal`'s allocation [base, base +
+/// allocated), which holds [data, data + bytes), as a dma-buf with
+/// cuMemGetHandleForAddressRange (the whole allocation from its base, as
+/// NCCL exports a registered buffer's), *offset = data - base. Unsupported,
+/// saying why, where the driver lacks the entry point (before CUDA 11.7 /
+/// driver 515), the device says CU_DEVICE_ATTRIBUTE_DMA_BUF_SUPPORTED is
+/// 0, the allocation is not whole host pages, or the driver answers
+/// CUDA_ERROR_NOT_SUPPORTED; other failures are errors.
+Status exportDmaBuf(int ordinal, cu::DevicePtr base, uint64_t allocated,
+                    void *data, size_t bytes, int *fd, uint64_t *offset);
 
 /// Launches of one collective in this process (runPlanOnDevices: one per
 /// device, each created with CudaOptions::ranks = its ranks and ::device):

@@ -10,6 +10,8 @@
 #include <system_error>
 #include <tuple>
 
+#include <unistd.h>
+
 namespace collrt {
 namespace dev {
 
@@ -26,6 +28,36 @@ uint64_t loadAcquire(const uint64_t *word) {
 }
 void storeRelease(uint64_t *word, uint64_t value) {
   __atomic_store_n(word, value, __ATOMIC_RELEASE);
+}
+
+/// Registers [data, data + bytes) of device memory through dma-buf: the
+/// exporter's fd and offset given to Net::regMrDmaBuf, the fd closed after
+/// (the registration holds its own reference). Messages without a prefix:
+/// the caller names the rank.
+Status registerDmaBuf(net::Net &net, int dev, char *data, uint64_t bytes,
+                      const DmaBufExporter &exporter,
+                      std::unique_ptr<net::NetMemory> *memory) {
+  if (!exporter)
+    return Status(ErrorCode::Unsupported,
+                  "this executor cannot export its device memory as a "
+                  "dma-buf (no exporter)");
+  int fd = -1;
+  uint64_t offset = 0;
+  if (Status s = exporter(data, size_t(bytes), &fd, &offset); !s.ok()) {
+    if (fd >= 0)
+      ::close(fd);
+    return Status(s.code(), "exporting it: " + s.message());
+  }
+  if (fd < 0)
+    return Status(ErrorCode::SystemError,
+                  "exporting it: the exporter gave no file descriptor");
+  Status s = net.regMrDmaBuf(dev, data, size_t(bytes), fd, offset, memory);
+  std::string which = "dma-buf fd " + std::to_string(fd) + " at offset " +
+                      std::to_string(offset);
+  ::close(fd);
+  if (!s.ok())
+    return Status(s.code(), "registering " + which + ": " + s.message());
+  return Status::success();
 }
 
 void putWord(char *at, uint64_t v) { std::memcpy(at, &v, 8); }
@@ -90,8 +122,8 @@ Status DeviceProxy::create(std::unique_ptr<net::Net> net, int dev,
                            const std::vector<char *> &hostArenas,
                            const std::string &what,
                            std::unique_ptr<DeviceProxy> *out,
-                           const std::vector<char *> &deviceArenas,
-                           std::function<Status()> flush) {
+                           const GpuDirectMemory &gpuDirect) {
+  const std::vector<char *> &deviceArenas = gpuDirect.deviceArenas;
   std::unique_ptr<DeviceProxy> p(new DeviceProxy());
   p->what_ = what + ": device proxy";
   if (!net || dev < 0 || size_t(dev) >= net->devices().size())
@@ -156,18 +188,15 @@ Status DeviceProxy::create(std::unique_ptr<net::Net> net, int dev,
                           "(with nvidia-peermem or dma-buf), or leave "
                           "GPUDirect off");
       std::unique_ptr<net::NetMemory> m;
-      if (Status s = p->net_->regMr(dev, deviceArenas[size_t(r)],
-                                    layout.arena(r).bytes,
-                                    net::NetMemoryKind::Device, &m);
+      if (Status s = p->registerDeviceArena(
+              r, deviceArenas[size_t(r)], layout.arena(r).bytes, gpuDirect, &m);
           !s.ok())
-        return Status(s.code(),
-                      p->what_ + ": registering rank " + std::to_string(r) +
-                          "'s device arena (GPUDirect RDMA): " + s.message());
+        return s;
       deviceMemory[r] = m.get();
       p->memory_.push_back(std::move(m));
     }
   }
-  p->flush_ = std::move(flush);
+  p->flush_ = gpuDirect.flush;
   // The halves and the links they share.
   std::map<std::tuple<int32_t, int32_t, bool>, Link *> links;
   for (const LaunchLayout::Connection &c : layout.connections()) {
@@ -219,6 +248,82 @@ Status DeviceProxy::create(std::unique_ptr<net::Net> net, int dev,
   return Status::success();
 }
 
+Status DeviceProxy::registerDeviceArena(int32_t rank, char *data,
+                                        uint64_t bytes,
+                                        const GpuDirectMemory &gpuDirect,
+                                        std::unique_ptr<net::NetMemory> *m) {
+  std::string arena = "rank " + std::to_string(rank) +
+                      "'s device arena (GPUDirect RDMA, " +
+                      std::to_string(bytes) + " bytes)";
+  Registration how;
+  how.rank = rank;
+  switch (gpuDirect.registration) {
+  case GpuMemoryRegistration::DmaBuf:
+    if (Status s =
+            registerDmaBuf(*net_, dev_, data, bytes, gpuDirect.exportDmaBuf, m);
+        !s.ok())
+      return Status(s.code(), what_ + ": registering " + arena +
+                                  " through dma-buf: " + s.message());
+    how.dmaBuf = true;
+    break;
+  case GpuMemoryRegistration::PeerMem:
+    if (Status s = net_->regMr(dev_, data, size_t(bytes),
+                               net::NetMemoryKind::Device, m);
+        !s.ok())
+      return Status(s.code(), what_ + ": registering " + arena +
+                                  " through nvidia-peermem: " + s.message());
+    how.why = "not tried: peermem was asked for";
+    break;
+  case GpuMemoryRegistration::Auto: {
+    Status viaDmaBuf =
+        registerDmaBuf(*net_, dev_, data, bytes, gpuDirect.exportDmaBuf, m);
+    if (viaDmaBuf.ok()) {
+      how.dmaBuf = true;
+      break;
+    }
+    if (viaDmaBuf.code() != ErrorCode::Unsupported)
+      return Status(viaDmaBuf.code(),
+                    what_ + ": registering " + arena +
+                        " through dma-buf: " + viaDmaBuf.message() +
+                        " (a failure, not a lack of support, so "
+                        "nvidia-peermem was not tried)");
+    if (Status s = net_->regMr(dev_, data, size_t(bytes),
+                               net::NetMemoryKind::Device, m);
+        !s.ok())
+      return Status(s.code(), what_ + ": " + arena +
+                                  ": GPU memory cannot be registered: "
+                                  "dma-buf: " +
+                                  viaDmaBuf.message() +
+                                  "; nvidia-peermem: " + s.message());
+    how.why = viaDmaBuf.message();
+    break;
+  }
+  }
+  registrations_.push_back(how);
+  return Status::success();
+}
+
+std::string DeviceProxy::gpuMemoryRegistration() const {
+  auto text = [](const Registration &r) {
+    return r.dmaBuf ? std::string("GPU memory registered through dma-buf")
+                    : "GPU memory registered through nvidia-peermem "
+                      "(dma-buf: " +
+                          r.why + ")";
+  };
+  bool same = true;
+  for (const Registration &r : registrations_)
+    same = same && text(r) == text(registrations_[0]);
+  if (registrations_.empty())
+    return "";
+  if (same)
+    return text(registrations_[0]);
+  std::string all;
+  for (const Registration &r : registrations_)
+    all += (all.empty() ? "" : "; ") + std::string("rank ") +
+           std::to_string(r.rank) + ": " + text(r);
+  return all;
+}
+
 DeviceProxy::~DeviceProxy() {
   if (thread_.joinable()) {
     // Leave at once: nobody waits for the messages any more (and the
@@ -235,8 +340,10 @@ DeviceProxy::~DeviceProxy() {
 }
 
 std::string DeviceProxy::describe() const {
+  std::string registration = gpuMemoryRegistration();
   return std::string(net_->name()) + " " +
-         net_->devices()[size_t(dev_)].describe();
+         net_->devices()[size_t(dev_)].describe() +
+         (registration.empty() ? "" : "; " + registration);
 }
 
 Status DeviceProxy::error() const {

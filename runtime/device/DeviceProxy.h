@@ -44,6 +44,36 @@
 namespace collrt {
 namespace dev {
 
+/// Exports [data, data + bytes) of device memory as a dma-buf: *fd (the
+/// caller owns it afterwards) and *offset, where `data` lies in the
+/// dma-buf. Unsupported (with the reason) where the driver or the device
+/// cannot; any other failure is an error. The memory exported may be
+/// larger than asked (whole pages).
+using DmaBufExporter =
+    std::function<Status(void *data, size_t bytes, int *fd, uint64_t *offset)>;
+
+/// GPUDirect RDMA (the layout's slotsOnDevice): where the slots are and how
+/// the proxy registers and flushes them.
+struct GpuDirectMemory {
+  /// The device arenas by rank (the launched ranks with slots on the
+  /// device need one).
+  std::vector<char *> deviceArenas;
+  /// Runs after every receive into device memory and before its head is
+  /// published (the CUDA executor: cuFlushGPUDirectRDMAWrites, so that the
+  /// kernel that sees head reads the NIC's data); none when empty.
+  std::function<Status()> flush;
+  /// How each device arena is registered with the Net:
+  /// - DmaBuf: exportDmaBuf, then Net::regMrDmaBuf (the fd is closed
+  ///   after the registration, which holds its own reference);
+  /// - PeerMem: Net::regMr(NetMemoryKind::Device) (nvidia-peermem);
+  /// - Auto: dma-buf; where the exporter or regMrDmaBuf says Unsupported
+  ///   (or there is no exporter), nvidia-peermem. Where both fail the
+  ///   error names both reasons.
+  /// gpuMemoryRegistration() says which way each rank took.
+  GpuMemoryRegistration registration = GpuMemoryRegistration::Auto;
+  DmaBufExporter exportDmaBuf;
+};
+
 class DeviceProxy {
 public:
   /// A proxy for the launched ranks of `layout` whose host arenas are at
@@ -51,24 +81,39 @@ public:
   /// connections need one). It registers the arenas with `net` device
   /// `dev` and listens there; `what` starts its messages ("rank 3").
   /// With GPUDirect (the layout's slotsOnDevice) the slots are in the
-  /// device arenas, at deviceArenas[r] (the addresses the Net registers as
-  /// NetMemoryKind::Device), and `flush`, when given, runs after every
-  /// receive into device memory and before its head is published (the
-  /// CUDA executor: cuFlushGPUDirectRDMAWrites, so that the kernel that
-  /// sees head reads the NIC's data).
+  /// device arenas of `gpuDirect`, which the Net registers as GPU memory
+  /// (GpuDirectMemory: through dma-buf or nvidia-peermem).
   static Status create(std::unique_ptr<net::Net> net, int dev,
                        const LaunchLayout &layout,
                        const std::vector<char *> &hostArenas,
                        const std::string &what,
                        std::unique_ptr<DeviceProxy> *proxy,
-                       const std::vector<char *> &deviceArenas = {},
-                       std::function<Status()> flush = {});
+                       const GpuDirectMemory &gpuDirect = {});
   ~DeviceProxy();
 
   /// The Net listen handle peers connect to (ArenaEntry::netHandle).
   const std::string &handle() const { return handle_; }
-  /// The Net device, for messages ("socket 127.0.0.1").
+  /// The Net device, for messages ("socket 127.0.0.1"), and with GPUDirect
+  /// how the GPU memory was registered ("; GPU memory registered through
+  /// dma-buf").
   std::string describe() const;
+
+  /// How one rank's device arena was registered (GPUDirect).
+  struct Registration {
+    int32_t rank = -1;
+    bool dmaBuf = false;
+    /// nvidia-peermem: why not dma-buf (its failure's reason, or "not
+    /// tried: peermem was asked for").
+    std::string why;
+  };
+  const std::vector<Registration> &registrations() const {
+    return registrations_;
+  }
+  /// "GPU memory registered through dma-buf", "GPU memory registered
+  /// through nvidia-peermem (dma-buf: <why>)"; per rank ("rank 0: ...;
+  /// rank 2: ...") where the ranks of this proxy differ; "" without
+  /// GPUDirect.
+  std::string gpuMemoryRegistration() const;
 
   /// Starts the thread: connects to the proxies of the remote peers
   /// (handles by rank; needed for every rank across hosts from a launched
@@ -107,6 +152,11 @@ public:
 
 private:
   DeviceProxy() = default;
+  /// Registers one rank's device arena as gpuDirect.registration says and
+  /// records how (registrations_).
+  Status registerDeviceArena(int32_t rank, char *data, uint64_t bytes,
+                             const GpuDirectMemory &gpuDirect,
+                             std::unique_ptr<net::NetMemory> *memory);
   void run(std::vector<std::string> handles, double connectSeconds);
   Status connectAll(const std::vector<std::string> &handles, Deadline deadline);
   Status moveMessages(bool *progressed);
@@ -127,6 +177,7 @@ private:
   uint64_t layoutKey_ = 0;
   std::unique_ptr<net::NetListenComm> listen_;
   std::vector<std::unique_ptr<net::NetMemory>> memory_;
+  std::vector<Registration> registrations_;
   std::vector<std::unique_ptr<Link>> links_;
   std::vector<std::unique_ptr<Half>> halves_;
   std::vector<std::unique_ptr<Incoming>> incoming_;

@@ -16,6 +16,7 @@
 #include <system_error>
 #include <thread>
 
+#include <fcntl.h>
 #include <unistd.h>
 
 namespace collrt {
@@ -31,9 +32,12 @@ struct RankLaunch {
     peerHostArenas.clear();
     for (char *h : hostArenas)
       (void)freeHostBuffer(h); // a destructor: nothing to report to
-    std::free(memory);
+    (void)freeHostBuffer(memory);
   }
   LaunchLayout layout;
+  /// The emulated device memory: a host buffer (a memfd, as the fake CUDA
+  /// driver's device allocations are), so that it can be exported as a
+  /// stand-in dma-buf (GPUDirect).
   char *memory = nullptr;
   int32_t abortFlag = 0;
   LaunchArgs args;
@@ -59,6 +63,13 @@ struct EmulatedLaunch {
 };
 
 uint64_t address(const void *p) { return uint64_t(uintptr_t(p)); }
+
+std::string hexAddress(const void *p) {
+  char text[32];
+  std::snprintf(text, sizeof text, "0x%llx",
+                static_cast<unsigned long long>(address(p)));
+  return text;
+}
 
 std::string seconds(double value) {
   char text[32];
@@ -89,6 +100,30 @@ Status firstProxyFailure(const EmulatedLaunch &launch) {
   return first;
 }
 
+/// The emulator's dma-buf exporter: a new descriptor of the memfd behind
+/// the emulated device memory (a host buffer), standing for a dma-buf of
+/// the whole buffer from its start, and data's offset in it (as the CUDA
+/// executor exports its whole allocation): what SocketNet's regMrDmaBuf
+/// takes for a dma-buf when device memory is host memory
+/// (createSocketNet's deviceIsHost).
+Status exportEmulatedDmaBuf(void *data, size_t bytes, int *fd,
+                            uint64_t *offset) {
+  uint64_t key = 0, at = 0;
+  if (!transport::findHostBuffer(data, bytes, &key, &at))
+    return Status(ErrorCode::SystemError,
+                  "the emulated device memory at " + hexAddress(data) + " (" +
+                      std::to_string(bytes) + " bytes) is not a host buffer");
+  std::string path =
+      "/proc/self/fd/" + std::to_string(transport::hostBufferFd(key));
+  int f = ::open(path.c_str(), O_RDWR | O_CLOEXEC);
+  if (f < 0)
+    return Status(ErrorCode::SystemError,
+                  "opening " + path + ": " + std::strerror(errno));
+  *fd = f;
+  *offset = at;
+  return Status::success();
+}
+
 /// Runs `groups.size()` launches (launch g runs the ranks groups[g]; one
 /// empty group: every rank) at once, each in its own allocation, connected
 /// through the table of arena entries.
@@ -98,7 +133,8 @@ Status emulateLaunches(
     const std::vector<void *> &outputs, const DeviceOptions &options,
     const std::vector<std::vector<int32_t>> &groups,
     const std::function<void(std::vector<std::string> *)> &editTable,
-    const std::vector<int32_t> &launchDevices = {}) {
+    const std::vector<int32_t> &launchDevices = {},
+    const EmulatedNetwork &network = {}) {
   auto launch = std::make_shared<EmulatedLaunch>();
   for (const std::vector<int32_t> &ranks : groups) {
     auto one = std::make_unique<RankLaunch>();
@@ -145,11 +181,11 @@ Status emulateLaunches(
   for (size_t g = 0; g < launch->launches.size(); ++g) {
     RankLaunch &one = *launch->launches[g];
     uint64_t bytes = (one.layout.launchBytes() + 255) / 256 * 256;
-    one.memory = static_cast<char *>(std::aligned_alloc(256, bytes));
-    if (!one.memory)
-      return Status(ErrorCode::SystemError,
-                    what + ": out of memory for the emulated device arena (" +
-                        std::to_string(bytes) + " bytes)");
+    void *memory = nullptr;
+    if (Status s = allocateHostBuffer(bytes, &memory); !s.ok())
+      return Status(s.code(),
+                    what + ": the emulated device arena: " + s.message());
+    one.memory = static_cast<char *>(memory);
     std::memset(one.memory, 0, bytes);
     // Network and host-memory connections: host arenas; for the network
     // ones a proxy over TCP on loopback (docs/gpu-runtime.md, "Across
@@ -177,15 +213,28 @@ Status emulateLaunches(
                                           options.gpuDirect);
           !s.ok())
         return s;
-      std::vector<char *> deviceArenas(static_cast<size_t>(n), nullptr);
+      GpuDirectMemory gpuDirect;
+      gpuDirect.deviceArenas.assign(static_cast<size_t>(n), nullptr);
       for (int32_t r : one.layout.launched())
-        deviceArenas[size_t(r)] = one.memory + one.layout.arenaOffset(r);
-      if (Status s = DeviceProxy::create(std::move(socketNet), 0, one.layout,
-                                         one.hostArenas, who, &one.proxy,
-                                         deviceArenas);
+        gpuDirect.deviceArenas[size_t(r)] =
+            one.memory + one.layout.arenaOffset(r);
+      gpuDirect.registration = options.gpuMemoryRegistration;
+      gpuDirect.exportDmaBuf = exportEmulatedDmaBuf;
+      if (network.exportDmaBuf)
+        gpuDirect.exportDmaBuf =
+            [wrap = network.exportDmaBuf](void *data, size_t bytes, int *fd,
+                                          uint64_t *offset) {
+              return wrap(exportEmulatedDmaBuf, data, bytes, fd, offset);
+            };
+      if (Status s =
+              DeviceProxy::create(std::move(socketNet), 0, one.layout,
+                                  one.hostArenas, who, &one.proxy, gpuDirect);
           !s.ok())
         return s;
     }
+    if (network.registrations)
+      network.registrations->push_back(
+          one.proxy ? one.proxy->gpuMemoryRegistration() : std::string());
     for (int32_t r : one.layout.launched()) {
       ArenaEntry entry;
       entry.rank = r;
@@ -525,15 +574,23 @@ Status emulateAcrossHosts(
     const std::vector<void *> &outputs, const std::vector<int32_t> &hosts,
     const DeviceOptions &options,
     const std::function<void(std::vector<std::string> *)> &editTable,
-    bool launchPerHost) {
+    bool launchPerHost, const EmulatedNetwork &network) {
   DeviceOptions o = options;
   o.hosts = hosts;
-  if (!launchPerHost)
-    return emulatePerRank(collective, index, kernel, count, inputs, outputs, o,
-                          editTable);
+  int32_t n = collective.program.numRanks;
+  if (!launchPerHost) {
+    if (n < 1 || n > 4096)
+      return Status(ErrorCode::InvalidPlan,
+                    "collective " + std::to_string(index) +
+                        ": the program has " + std::to_string(n) + " ranks");
+    std::vector<std::vector<int32_t>> groups;
+    for (int32_t r = 0; r < n; ++r)
+      groups.push_back({r});
+    return emulateLaunches(collective, index, kernel, count, inputs, outputs, o,
+                           groups, editTable, {}, network);
+  }
   // One launch (process) per host with all of its ranks: their proxy
   // serves several ranks.
-  int32_t n = collective.program.numRanks;
   if (hosts.size() != size_t(n))
     return Status(ErrorCode::InvalidArgument,
                   "collective " + std::to_string(index) + ": " +
@@ -551,7 +608,7 @@ Status emulateAcrossHosts(
     groups[g].push_back(r);
   }
   return emulateLaunches(collective, index, kernel, count, inputs, outputs, o,
-                         groups, editTable);
+                         groups, editTable, {}, network);
 }
 
 Status emulateOnDevices(const PlanCollective &collective, size_t index,

@@ -31,6 +31,7 @@
 #include "collrt/Plan.h"
 #include "collrt/Status.h"
 #include "collrt/device/Channel.h"
+#include "runtime/device/DeviceProxy.h"
 #include "runtime/device/LaunchLayout.h"
 
 #include <functional>
@@ -64,6 +65,22 @@ Status emulatePerRank(
     const DeviceOptions &options = DeviceOptions(),
     const std::function<void(std::vector<std::string> *)> &editTable = {});
 
+/// What a test may change and learn of emulateAcrossHosts' network, with
+/// GPUDirect (DeviceOptions::gpuDirect, gpuMemoryRegistration): the
+/// emulator's device memory is host memory (a memfd host buffer), its
+/// SocketNet registers it as GPU memory, and its dma-buf exporter gives a
+/// descriptor of that memfd and the arena's offset in it (which
+/// SocketNet's regMrDmaBuf checks really backs the arena).
+struct EmulatedNetwork {
+  /// Stands in for the dma-buf exporter; `real` is the emulator's.
+  std::function<Status(const DmaBufExporter &real, void *data, size_t bytes,
+                       int *fd, uint64_t *offset)>
+      exportDmaBuf;
+  /// When given: each launch's DeviceProxy::gpuMemoryRegistration() ("" for
+  /// a launch without a proxy or GPUDirect), by launch.
+  std::vector<std::string> *registrations = nullptr;
+};
+
 /// The same (one process per rank), with rank r on host hosts[r]
 /// (DeviceOptions::hosts; docs/gpu-runtime.md, "Across hosts"): the
 /// connections between ranks of different hosts are network connections,
@@ -78,7 +95,7 @@ Status emulateAcrossHosts(
     const std::vector<void *> &outputs, const std::vector<int32_t> &hosts,
     const DeviceOptions &options = DeviceOptions(),
     const std::function<void(std::vector<std::string> *)> &editTable = {},
-    bool launchPerHost = false);
+    bool launchPerHost = false, const EmulatedNetwork &network = {});
 
 /// The same, laid out as one process with its ranks on several devices
 /// lays them out (docs/gpu-runtime.md, "Several GPUs in one process"):

@@ -641,6 +641,30 @@ constexpr uint64_t kEntryMagic = 0x32414e4552414c43ull; // "CLARENA2"
 constexpr size_t kEntryFixed = 10 * 8 + 64;
 } // namespace
 
+const char *gpuMemoryRegistrationName(GpuMemoryRegistration registration) {
+  switch (registration) {
+  case GpuMemoryRegistration::Auto:
+    return "auto";
+  case GpuMemoryRegistration::DmaBuf:
+    return "dma-buf";
+  case GpuMemoryRegistration::PeerMem:
+    return "peermem";
+  }
+  return "?";
+}
+
+bool parseGpuMemoryRegistration(const std::string &name,
+                                GpuMemoryRegistration *registration) {
+  for (GpuMemoryRegistration r :
+       {GpuMemoryRegistration::Auto, GpuMemoryRegistration::DmaBuf,
+        GpuMemoryRegistration::PeerMem})
+    if (name == gpuMemoryRegistrationName(r)) {
+      *registration = r;
+      return true;
+    }
+  return false;
+}
+
 std::string encodeArenaEntry(const ArenaEntry &e) {
   std::string s;
   putWord(s, kEntryMagic);

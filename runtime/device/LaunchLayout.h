@@ -34,6 +34,25 @@
 namespace collrt {
 namespace dev {
 
+/// How GPUDirect RDMA registers the GPU memory that holds network slots
+/// with the NIC (DeviceOptions::gpuMemoryRegistration; DeviceProxy.h):
+/// - DmaBuf: the driver exports the memory as a dma-buf
+///   (cuMemGetHandleForAddressRange) and the NIC registers that
+///   (ibv_reg_dmabuf_mr), as NCCL does where it can; needs CUDA 11.7
+///   (driver 515) or newer, a device that supports it, rdma-core 34 and a
+///   kernel whose NIC driver imports dma-bufs.
+/// - PeerMem: the NIC registers the GPU address directly (ibv_reg_mr),
+///   which works only with the nvidia-peermem kernel module loaded.
+/// - Auto: dma-buf where the driver, the device and the NIC library
+///   support it, else nvidia-peermem; the proxy says which and why.
+enum class GpuMemoryRegistration { Auto, DmaBuf, PeerMem };
+
+/// "auto", "dma-buf", "peermem" (collc-run's --gpu-memory-registration).
+const char *gpuMemoryRegistrationName(GpuMemoryRegistration registration);
+/// The same names back; false for anything else.
+bool parseGpuMemoryRegistration(const std::string &name,
+                                GpuMemoryRegistration *registration);
+
 struct DeviceOptions {
   /// The largest message (CommOptions::slotBytes): chunks are cut into
   /// tiles that fit, with the CPU executor's formula.
@@ -80,6 +99,8 @@ struct DeviceOptions {
   /// (the NIC reads and writes the GPU's memory), their words still in
   /// the host arenas. Needs a Net that registers GPU memory (ib).
   bool gpuDirect = false;
+  /// With gpuDirect: how the GPU memory is registered with the NIC.
+  GpuMemoryRegistration gpuMemoryRegistration = GpuMemoryRegistration::Auto;
 };
 
 /// What a process publishes about one rank's arena so that the processes

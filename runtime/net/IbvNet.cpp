@@ -300,12 +300,22 @@ public:
         pd, offset, bytes, reinterpret_cast<uintptr_t>(data), fd,
         IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE |
             IBV_ACCESS_REMOTE_READ);
-    if (!mr)
-      return Status(ErrorCode::TransportError,
-                    what_ + ": ibv_reg_dmabuf_mr of " + std::to_string(bytes) +
-                        " bytes (dma-buf fd " + std::to_string(fd) + ") on " +
-                        port.info.name +
-                        " failed: " + std::strerror(errno ? errno : EINVAL));
+    if (!mr) {
+      int err = errno ? errno : EINVAL;
+      // The kernel's NIC driver cannot import dma-bufs (NCCL's test for
+      // dma-buf support looks for these): a lack of support, which
+      // GPUDirect's automatic choice answers with nvidia-peermem.
+      bool unsupported =
+          err == EOPNOTSUPP || err == EPROTONOSUPPORT || err == ENOSYS;
+      return Status(
+          unsupported ? ErrorCode::Unsupported : ErrorCode::TransportError,
+          what_ + ": ibv_reg_dmabuf_mr of " + std::to_string(bytes) +
+              " bytes (dma-buf fd " + std::to_string(fd) + ") on " +
+              port.info.name + " failed: " + std::strerror(err) +
+              (unsupported ? " (the kernel's driver of " + port.info.name +
+                                 " does not import dma-bufs)"
+                           : std::string()));
+    }
     *memory = std::make_unique<ibv::Memory>(port.context, mr, data, bytes,
                                             NetMemoryKind::Device);
     return Status::success();

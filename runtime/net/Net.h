@@ -197,7 +197,13 @@ public:
 /// transport, rank 3").
 /// `deviceIsHost`: "GPU memory" is host memory (the device emulator,
 /// runtime/device/Emulator.h), so regMr takes NetMemoryKind::Device and
-/// the device says deviceMemory; never on a GPU.
+/// the device says deviceMemory; never on a GPU. regMrDmaBuf then takes a
+/// stand-in for a dma-buf: a file (a memfd) whose pages are the memory,
+/// the exported range starting at the fd's file position (lseek SEEK_CUR),
+/// and checks that it backs the memory as a NIC would: the mapping of
+/// `data` (/proc/self/maps) is of that file at position + offset, else
+/// InvalidArgument "dma-buf fd N does not back address 0x...: why".
+/// Without it, regMrDmaBuf is Unsupported.
 Status createSocketNet(const std::string &host, const std::string &what,
                        std::unique_ptr<Net> *net, bool deviceIsHost = false);
 

@@ -64,8 +64,9 @@ Status connectionError(const std::string &peer, int err);
 /// against.
 class SocketMemory final : public NetMemory {
 public:
-  SocketMemory(void *base, size_t bytes)
-      : NetMemory(base, bytes, NetMemoryKind::Host) {}
+  SocketMemory(void *base, size_t bytes,
+               NetMemoryKind kind = NetMemoryKind::Host)
+      : NetMemory(base, bytes, kind) {}
 };
 
 /// The communicators over a connected socket (SocketComm.cpp).

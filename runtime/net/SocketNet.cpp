@@ -19,8 +19,13 @@
 #include <ifaddrs.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
 
+#include <cstdio>
 #include <cstring>
+#include <fstream>
 #include <random>
 #include <sstream>
 
@@ -176,6 +181,68 @@ std::string interfaceOf(const std::string &host) {
   return name;
 }
 
+std::string hexAddress(const void *p) {
+  char text[32];
+  std::snprintf(text, sizeof text, "0x%llx",
+                static_cast<unsigned long long>(uintptr_t(p)));
+  return text;
+}
+
+/// Why the file `fd` (a stand-in for a dma-buf: the exported memory starts
+/// at its file position) does not hold [data, data + bytes) of this
+/// process at `offset` from that position; "" when it does. The mapping
+/// of /proc/self/maps that holds `data` must map the file (its device and
+/// inode) at the file offset position + offset, and hold all the bytes.
+std::string dmaBufMismatch(int fd, const void *data, size_t bytes,
+                           uint64_t offset) {
+  struct stat st;
+  if (::fstat(fd, &st) != 0)
+    return std::string("fstat: ") + std::strerror(errno);
+  off_t position = ::lseek(fd, 0, SEEK_CUR);
+  if (position < 0)
+    return std::string("lseek: ") + std::strerror(errno);
+  std::ifstream maps("/proc/self/maps");
+  if (!maps)
+    return "cannot read /proc/self/maps";
+  uintptr_t at = uintptr_t(data);
+  std::string line;
+  while (std::getline(maps, line)) {
+    unsigned long long start = 0, end = 0, fileOffset = 0, inode = 0;
+    unsigned devMajor = 0, devMinor = 0;
+    char perms[8] = {};
+    if (std::sscanf(line.c_str(), "%llx-%llx %7s %llx %x:%x %llu", &start, &end,
+                    perms, &fileOffset, &devMajor, &devMinor, &inode) != 7)
+      continue;
+    if (at < start || at >= end)
+      continue;
+    std::string path;
+    if (size_t slash = line.find('/'); slash != std::string::npos)
+      path = " (" + line.substr(slash) + ")";
+    if (inode == 0 || devMajor != major(st.st_dev) ||
+        devMinor != minor(st.st_dev) || inode != uint64_t(st.st_ino))
+      return "the address is mapped from " +
+             (inode == 0 ? std::string("no file") + path
+                         : "device " + std::to_string(devMajor) + ":" +
+                               std::to_string(devMinor) + " inode " +
+                               std::to_string(inode) + path) +
+             ", and the fd is device " + std::to_string(major(st.st_dev)) +
+             ":" + std::to_string(minor(st.st_dev)) + " inode " +
+             std::to_string(uint64_t(st.st_ino));
+    uint64_t where = fileOffset + (at - start);
+    if (where != uint64_t(position) + offset)
+      return "the address is at offset " + std::to_string(where) +
+             " of the file, and the dma-buf (which starts at the fd's "
+             "position " +
+             std::to_string(position) + ") puts it at " +
+             std::to_string(uint64_t(position) + offset);
+    if (bytes > end - at)
+      return "its mapping ends " + std::to_string(end - at) +
+             " bytes after the address";
+    return "";
+  }
+  return "no mapping of this process holds the address";
+}
+
 class SocketNet final : public Net {
 public:
   SocketNet(std::string host, std::string what, bool deviceIsHost)
@@ -252,15 +319,34 @@ public:
       return Status(ErrorCode::InvalidArgument, what_ + ": regMr of " +
                                                     std::to_string(bytes) +
                                                     " bytes at a null address");
-    *memory = std::make_unique<SocketMemory>(data, bytes);
+    *memory = std::make_unique<SocketMemory>(data, bytes, kind);
     return Status::success();
   }
 
-  Status regMrDmaBuf(int, void *, size_t, int, uint64_t,
-                     std::unique_ptr<NetMemory> *) override {
-    return Status(ErrorCode::Unsupported,
-                  what_ + ": the socket net cannot register dma-buf (GPU) "
-                          "memory");
+  Status regMrDmaBuf(int dev, void *data, size_t bytes, int fd, uint64_t offset,
+                     std::unique_ptr<NetMemory> *memory) override {
+    if (Status s = checkDevice(dev); !s.ok())
+      return s;
+    if (!deviceIsHost_)
+      return Status(ErrorCode::Unsupported,
+                    what_ + ": the socket net cannot register dma-buf (GPU) "
+                            "memory");
+    // The emulator's "GPU memory" is host memory and its dma-buf a file
+    // that maps it: check that the file backs the memory where the offset
+    // says, as a NIC would find it.
+    if (!data || bytes == 0)
+      return Status(ErrorCode::InvalidArgument,
+                    what_ + ": regMrDmaBuf of " + std::to_string(bytes) +
+                        " bytes at address " + hexAddress(data));
+    if (std::string why = dmaBufMismatch(fd, data, bytes, offset); !why.empty())
+      return Status(ErrorCode::InvalidArgument,
+                    what_ + ": dma-buf fd " + std::to_string(fd) +
+                        " does not back address " + hexAddress(data) +
+                        " (offset " + std::to_string(offset) + ", " +
+                        std::to_string(bytes) + " bytes): " + why);
+    *memory =
+        std::make_unique<SocketMemory>(data, bytes, NetMemoryKind::Device);
+    return Status::success();
   }
 
   Status deregMr(std::unique_ptr<NetMemory> memory) override {

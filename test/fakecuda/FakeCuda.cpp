@@ -29,7 +29,20 @@
 // Settings (environment): COLLC_FAKE_CUDA_DEVICES (default 1; 0: cuInit
 // finds none), COLLC_FAKE_CUDA_SMS (default 132), COLLC_FAKE_CUDA_P2P
 // (default 1; 0: no device can access another's memory),
-// COLLC_FAKE_CUDA_MEMORY (bytes of memory per device, default 8 GiB).
+// COLLC_FAKE_CUDA_MEMORY (bytes of memory per device, default 8 GiB),
+// COLLC_FAKE_CUDA_DMA_BUF (default 1; 0: no device exports dma-bufs:
+// CU_DEVICE_ATTRIBUTE_DMA_BUF_SUPPORTED is 0 and
+// cuMemGetHandleForAddressRange returns CUDA_ERROR_NOT_SUPPORTED).
+//
+// dma-buf (GPUDirect RDMA): cuMemGetHandleForAddressRange gives, for a
+// host-page-aligned range inside one device allocation of this process, a
+// new descriptor of the allocation's memfd (its own file position)
+// positioned at the range's start, which is where the range's bytes lie
+// in the file: a consumer finds what a real dma-buf's offset X holds at
+// file offset position + X. The CUDA executor exports whole allocations
+// (position 0), so there the dma-buf offset is the file offset, as
+// test/fakeibverbs's ibv_reg_dmabuf_mr checks it (and the emulator's
+// SocketNet, runtime/net/Net.h's createSocketNet, with the position).
 //
 // Faults, for tests of the error paths: COLLC_FAKE_CUDA_FAIL=NAME[:N] makes
 // the Nth call (default the first) of entry point NAME fail with
@@ -97,7 +110,7 @@ constexpr Result kHostMemoryAlreadyRegistered = 712;
 constexpr Result kHostMemoryNotRegistered = 713;
 constexpr Result kLaunchFailed = 719;
 constexpr Result kIllegalAddress = 700;
-constexpr Result kNotSupported = 801;
+constexpr Result kNotSupported = cu::kNotSupported;
 constexpr Result kStreamCaptureUnsupported = 900;
 constexpr Result kUnknown = 999;
 
@@ -587,6 +600,9 @@ Result cuDeviceGetAttribute(int *value, int attribute, int device) {
   case cu::kAttrComputeCapabilityMinor:
     *value = 0;
     return kSuccess;
+  case cu::kAttrDmaBufSupported:
+    *value = envInt("COLLC_FAKE_CUDA_DMA_BUF", 1) != 0;
+    return kSuccess;
   default:
     return kNotSupported;
   }
@@ -933,6 +949,46 @@ Result cuMemcpyDtoDAsync_v2(DevicePtr dst, DevicePtr src, size_t bytes,
     std::memmove(reinterpret_cast<void *>(uintptr_t(dst)),
                  reinterpret_cast<const void *>(uintptr_t(src)), bytes);
   });
+  return kSuccess;
+}
+
+Result cuMemGetHandleForAddressRange(void *handle, DevicePtr ptr, size_t size,
+                                     int type, unsigned long long flags) {
+  FAKE_ENTRY("cuMemGetHandleForAddressRange");
+  if (Result r = needContext(); r != kSuccess)
+    return r;
+  if (!handle || type != cu::kMemRangeHandleTypeDmaBufFd || flags != 0)
+    return kInvalidValue;
+  if (envInt("COLLC_FAKE_CUDA_DMA_BUF", 1) == 0)
+    return kNotSupported;
+  // As the driver: host-page-aligned, inside one allocation of this
+  // process.
+  uint64_t page = uint64_t(sysconf(_SC_PAGESIZE));
+  if (size == 0 || ptr % page != 0 || size % page != 0)
+    return kInvalidValue;
+  int memfd = -1;
+  uint64_t at = 0;
+  {
+    std::lock_guard<std::mutex> lock(driver().mutex);
+    auto &allocations = driver().allocations;
+    auto it = allocations.upper_bound(ptr);
+    if (it == allocations.begin())
+      return kInvalidValue;
+    --it;
+    if (ptr < it->first || ptr + size > it->first + it->second.bytes)
+      return kInvalidValue;
+    memfd = it->second.fd;
+    at = ptr - it->first;
+  }
+  std::string path = "/proc/self/fd/" + std::to_string(memfd);
+  int fd = open(path.c_str(), O_RDWR | O_CLOEXEC);
+  if (fd < 0)
+    return kOutOfMemory;
+  if (lseek(fd, off_t(at), SEEK_SET) < 0) {
+    close(fd);
+    return kOutOfMemory;
+  }
+  *static_cast<int *>(handle) = fd;
   return kSuccess;
 }
 

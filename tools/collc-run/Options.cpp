@@ -215,6 +215,14 @@ and prints a row per size as nccl-tests does (docs/collc-run.md).
                         slots in GPU memory, which the NIC reads and writes
                         (GPUDirect RDMA: nvidia-peermem or dma-buf), instead
                         of pinned host memory
+  --gpu-memory-registration auto|dma-buf|peermem
+                        with --gpu-direct: how the GPU memory is registered
+                        with the NIC: dma-buf (the driver exports it,
+                        ibv_reg_dmabuf_mr; CUDA 11.7+), peermem (ibv_reg_mr
+                        of the GPU address; the nvidia-peermem module), or
+                        auto (default): dma-buf where the driver, GPU and
+                        libibverbs support it, else peermem; each rank says
+                        which it used, and why, on stderr
   --p2p auto|off        cuda: how ranks of one host exchange messages: by
                         peer access or CUDA IPC where their GPUs have a
                         peer-to-peer path (auto: by --topology's paths, else
@@ -335,6 +343,16 @@ bool parseOptions(int argc, char **argv, Options *o, std::string *error) {
       o->slotBytes = static_cast<size_t>(bytes);
     } else if (arg == "--gpu-direct") {
       o->gpuDirect = true;
+    } else if (name == "--gpu-memory-registration") {
+      if (!value(i, name, &v))
+        return false;
+      if (v != "auto" && v != "dma-buf" && v != "peermem") {
+        *error = "--gpu-memory-registration '" + v +
+                 "' must be auto, dma-buf or peermem";
+        return false;
+      }
+      o->gpuMemoryRegistration = v;
+      o->gpuMemoryRegistrationGiven = true;
     } else if (name == "--p2p") {
       if (!value(i, name, &v))
         return false;
@@ -573,6 +591,12 @@ bool parseOptions(int argc, char **argv, Options *o, std::string *error) {
     *error = "--gpu-direct puts the slots of network connections in GPU "
              "memory, which only the ib transport's NIC reads and writes: it "
              "needs --backend cuda and --transport ib";
+    return false;
+  }
+  if (o->gpuMemoryRegistrationGiven && !o->gpuDirect) {
+    *error = "--gpu-memory-registration chooses how --gpu-direct registers "
+             "GPU memory with the NIC (dma-buf or nvidia-peermem); it needs "
+             "--gpu-direct";
     return false;
   }
   if (o->p2pGiven && o->backend != "cuda") {

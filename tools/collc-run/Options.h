@@ -56,6 +56,11 @@ struct Options {
   bool p2pGiven = false;
   /// --gpu-direct (cuda, --transport ib): network slots in GPU memory.
   bool gpuDirect = false;
+  /// --gpu-memory-registration auto|dma-buf|peermem (with --gpu-direct):
+  /// how the GPU memory is registered with the NIC
+  /// (collrt::dev::GpuMemoryRegistration).
+  std::string gpuMemoryRegistration = "auto";
+  bool gpuMemoryRegistrationGiven = false;
   /// --channel-threads: CommOptions::channelThreads (0 = automatic).
   int32_t channelThreads = 0;
   /// --trace FILE: the last run as a Chrome trace ("" = none).

@@ -276,7 +276,8 @@ void printHeader(const Options &o, const collrt::Plan &plan,
       backend += ", network between hosts " +
                  (o.transportGiven ? o.transport : std::string("none"));
     if (o.gpuDirect)
-      backend += " with GPUDirect RDMA";
+      backend += " with GPUDirect RDMA (GPU memory registration " +
+                 o.gpuMemoryRegistration + ")";
   }
   if (collrt::sendCountsAtRunTime(collective)) {
     if (o.countsFile.empty())
@@ -413,6 +414,9 @@ collrt::dev::GpuRunOptions gpuRunOptions(const Options &o, int device) {
     g.topologyFile = o.topologyFile; // the links between the GPUs
   g.peerToPeer = o.p2p != "off";
   g.gpuDirect = o.gpuDirect;
+  // (Options checked the name.)
+  collrt::dev::parseGpuMemoryRegistration(o.gpuMemoryRegistration,
+                                          &g.gpuMemoryRegistration);
   return g;
 }
 

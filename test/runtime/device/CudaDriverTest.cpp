@@ -89,6 +89,21 @@ TEST(CudaDriverTest, ConstantsAreCudaH) {
                 CU_FLUSH_GPU_DIRECT_RDMA_WRITES_TO_OWNER);
   static_assert(sizeof(CUflushGPUDirectRDMAWritesTarget) == sizeof(int) &&
                 sizeof(CUflushGPUDirectRDMAWritesScope) == sizeof(int));
+  // GPUDirect RDMA through dma-buf (its enum passed as an int).
+  static_assert(dev::cu::kAttrDmaBufSupported ==
+                CU_DEVICE_ATTRIBUTE_DMA_BUF_SUPPORTED);
+  static_assert(dev::cu::kMemRangeHandleTypeDmaBufFd ==
+                CU_MEM_RANGE_HANDLE_TYPE_DMA_BUF_FD);
+  static_assert(dev::cu::kNotSupported == CUDA_ERROR_NOT_SUPPORTED);
+  static_assert(sizeof(CUmemRangeHandleType) == sizeof(int));
+  static_assert(
+      std::is_same_v<decltype(&::cuMemGetHandleForAddressRange),
+                     CUresult (*)(void *, CUdeviceptr, size_t,
+                                  CUmemRangeHandleType, unsigned long long)>);
+  static_assert(
+      std::is_same_v<decltype(dev::CudaDriver::cuMemGetHandleForAddressRange),
+                     dev::cu::Result (*)(void *, dev::cu::DevicePtr, size_t,
+                                         int, unsigned long long)>);
   SUCCEED();
 }
 #endif
