@@ -1,6 +1,6 @@
 //===- CodegenCheck.cpp - run generated kernels on the host emulation -----===//
 //
-// collc-codegen-check KERNELS.so PLAN:PREFIX...
+// collc-codegen-check [--threads T] KERNELS.so PLAN:PREFIX...
 //
 // Loads a shared library of kernels that `collc --emit=cuda` generated and
 // the host compiler built (COLLRT_DEVICE_EMULATION: Channel.h's host
@@ -18,7 +18,10 @@
 // hosts (emulateAcrossHosts: every connection between them a network
 // connection, moved by the proxies over TCP on loopback), and as if on two
 // GPUs without a peer path (DeviceOptions::hostLinks: those connections
-// in host memory).
+// in host memory). With --threads T every block runs as T host threads
+// (DeviceOptions::emulatedThreads), so that what one thread of a block
+// publishes after the others' stores needs the block's barrier, as on a
+// GPU; then a fifth run moves 2000 elements per rank.
 //
 // Prints "PASS <kernel> ..." or "FAIL <kernel> ..." (with the first wrong
 // elements or the emulator's error) per run, then a count; exits 1 if any
@@ -65,7 +68,7 @@ struct Config {
 /// One run of a kernel; false on any failure (printed).
 bool runOnce(const collrt::PlanCollective &entry, size_t index,
              collrt::dev::KernelFunction kernel, const std::string &name,
-             const Config &config, uint64_t iteration) {
+             const Config &config, uint64_t iteration, uint32_t threads) {
   const collc::sched::Program &program = entry.program;
   int32_t n = program.numRanks;
   bool isV = program.collective == Collective::AllToAllV;
@@ -92,6 +95,7 @@ bool runOnce(const collrt::PlanCollective &entry, size_t index,
   options.slotBytes = config.slotBytes;
   options.llBytes = config.llBytes;
   options.timeoutSeconds = 60;
+  options.emulatedThreads = threads;
   std::string what =
       name + " n=" + std::to_string(n) + " " +
       collrt::dataTypeName(entry.dtype) +
@@ -100,7 +104,9 @@ bool runOnce(const collrt::PlanCollective &entry, size_t index,
            : std::string()) +
       " k=" + std::to_string(program.chunksPerPart) + " " +
       (isV ? std::string("send_counts") : "count=" + std::to_string(count)) +
-      " " + config.label;
+      " " + config.label +
+      (threads > 1 ? ", " + std::to_string(threads) + " threads per block"
+                   : std::string());
   std::vector<int32_t> hosts;
   for (int32_t r = 0; r < n; ++r)
     hosts.push_back(r % 2);
@@ -145,25 +151,34 @@ bool runOnce(const collrt::PlanCollective &entry, size_t index,
 } // namespace
 
 int main(int argc, char **argv) {
-  if (argc < 3) {
-    std::fprintf(stderr,
-                 "usage: collc-codegen-check KERNELS.so PLAN:PREFIX...\n");
+  uint32_t threads = 1;
+  int first = 1;
+  if (argc > 2 && std::string(argv[1]) == "--threads") {
+    threads = uint32_t(std::atoi(argv[2]));
+    first = 3;
+  }
+  if (argc < first + 2 || threads < 1 || threads > 64) {
+    std::fprintf(stderr, "usage: collc-codegen-check [--threads T (1..64)] "
+                         "KERNELS.so PLAN:PREFIX...\n");
     return 2;
   }
-  void *library = dlopen(argv[1], RTLD_NOW | RTLD_LOCAL);
+  const char *path = argv[first];
+  void *library = dlopen(path, RTLD_NOW | RTLD_LOCAL);
   if (!library) {
-    std::fprintf(stderr, "collc-codegen-check: cannot load '%s': %s\n", argv[1],
+    std::fprintf(stderr, "collc-codegen-check: cannot load '%s': %s\n", path,
                  dlerror());
     return 1;
   }
-  const Config configs[] = {
+  std::vector<Config> configs = {
       {37, size_t(1) << 20, 16384, "default"},
       {333, 256, 0, "slot=256B"},
       {91, 512, 16384, "2 hosts", Placement::TwoHosts},
       {91, 512, 16384, "host memory", Placement::HostMemory},
   };
+  if (threads > 1)
+    configs.push_back({2000, size_t(1) << 20, 0, "2000 elements"});
   int runs = 0, failures = 0;
-  for (int a = 2; a < argc; ++a) {
+  for (int a = first + 1; a < argc; ++a) {
     std::string arg = argv[a];
     size_t colon = arg.rfind(':');
     if (colon == std::string::npos) {
@@ -185,13 +200,13 @@ int main(int argc, char **argv) {
           dlsym(library, name.c_str()));
       if (!kernel) {
         std::printf("FAIL %s: no such kernel in %s (plan %s, collective %zu)\n",
-                    name.c_str(), argv[1], planPath.c_str(), i);
+                    name.c_str(), path, planPath.c_str(), i);
         ++failures;
         continue;
       }
-      for (size_t c = 0; c < sizeof(configs) / sizeof(configs[0]); ++c) {
+      for (size_t c = 0; c < configs.size(); ++c) {
         ++runs;
-        if (!runOnce(entry, i, kernel, name, configs[c], c + 1))
+        if (!runOnce(entry, i, kernel, name, configs[c], c + 1, threads))
           ++failures;
       }
     }

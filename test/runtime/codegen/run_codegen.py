@@ -163,6 +163,9 @@ def main():
     ap.add_argument("--cxx", required=True, help="the host C++ compiler")
     ap.add_argument("--source-root", required=True)
     ap.add_argument("--work", required=True, help="a scratch directory")
+    ap.add_argument("--threads", type=int, default=1,
+                    help="host threads per emulated block (collc-codegen-check "
+                    "--threads)")
     ap.add_argument("--topologies", default=",".join(t for t, _, _ in
                                                       TOPOLOGIES),
                     help="comma-separated subset (default: all)")
@@ -259,7 +262,9 @@ def main():
                   (topo, unit, out[-6000:]))
             failures += 1
             continue
-        code, out = run([args.check, shared] + checks, 900)
+        code, out = run([args.check] +
+                        (["--threads", str(args.threads)]
+                         if args.threads > 1 else []) + [shared] + checks, 900)
         sys.stdout.write(out)
         if code != 0:
             failures += 1

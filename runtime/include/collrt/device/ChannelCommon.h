@@ -291,6 +291,9 @@ public:
         storePartial(d + 8 * w, v, len);
       }
     }
+    // Every thread's stores to dst before thread 0 publishes progress: a
+    // channel that waits for this instruction (`after`) reads dst next.
+    B::sync();
     complete();
   }
   COLLRT_DEVICE void recvReduceSend(int64_t from, int64_t to, BufferKind src,
