@@ -6,7 +6,9 @@
 # collc's library, on 8 ranks, a plan (collc --emit=plan) and its generated
 # kernel (collc --emit=cuda), in bf16 (sum for the reducing ones), plus the
 # all_reduce variants timed at 256 MiB (ring with 16 and 8 rings, 4 chunks
-# of a part per ring), and a
+# of a part per ring; and 32 rings, 256 blocks on the GPU, which fit only
+# with two blocks per SM: compiled with COLLRT_MIN_BLOCKS_PER_SM 2, at 512
+# threads per block (64 registers) and at 256 (128 registers)), and a
 # 2-rank ring all_reduce for the one-process-per-rank step. The
 # hierarchical algorithms are compiled for the 2x4 test topology (2 nodes of
 # 4 GPUs), the others for 1x8: on one GPU all 8 ranks share it either way.
@@ -59,6 +61,9 @@ PY
 ) || { echo "prepare.sh: cannot list the algorithms in $ALGOS" >&2; exit 1; }
 
 fail=0
+# PRELUDE, when set, is put before the generated kernel's source (macros
+# that Channel.h reads: COLLRT_BLOCK_THREADS, COLLRT_MIN_BLOCKS_PER_SM).
+PRELUDE=
 emit() { # emit NAME COLLECTIVE ALGORITHM TOPOLOGY PURPOSE [collc options...]
   local name=$1 coll=$2 algo=$3 topo=$4 purpose=$5; shift 5
   local common=("$COLLC" --collective "$coll" --bytes 1MiB --dtype bf16
@@ -68,6 +73,11 @@ emit() { # emit NAME COLLECTIVE ALGORITHM TOPOLOGY PURPOSE [collc options...]
     echo "prepare.sh: $name: collc failed (see $LOG)" >&2
     fail=1
     return
+  fi
+  if [ -n "$PRELUDE" ]; then
+    { printf '%s\n' "$PRELUDE"; cat "$PREP/$name.cu"; } > "$PREP/$name.cu.tmp" &&
+      mv "$PREP/$name.cu.tmp" "$PREP/$name.cu" ||
+      { echo "prepare.sh: $name: cannot write $name.cu" >&2; fail=1; return; }
   fi
   local kernel
   kernel=$(sed -n 's/^COLLRT_KERNEL(\([A-Za-z0-9_]*\)).*/\1/p' "$PREP/$name.cu" | head -1)
@@ -92,6 +102,12 @@ done <<< "$list"
 # ring 0 would have any).
 emit all_reduce-ring-rings16 all_reduce ring 1x8 perf --algo-param rings=16 --chunks 64
 emit all_reduce-ring-rings8 all_reduce ring 1x8 perf --algo-param rings=8 --chunks 32
+PRELUDE='#define COLLRT_MIN_BLOCKS_PER_SM 2'
+emit all_reduce-ring-rings32-2persm all_reduce ring 1x8 perf --algo-param rings=32 --chunks 128
+PRELUDE='#define COLLRT_BLOCK_THREADS 256
+#define COLLRT_MIN_BLOCKS_PER_SM 2'
+emit all_reduce-ring-rings32-t256 all_reduce ring 1x8 perf --algo-param rings=32 --chunks 128
+PRELUDE=
 # One process per rank (run.sh's collc-run-ipc step: 2 processes, CUDA IPC).
 emit all_reduce-ring-2ranks all_reduce ring 1x2 ipc
 

@@ -94,20 +94,21 @@ if torch_rows:
 if big is None:
     print("(no results)\n")
 else:
-    print("| algorithm | blocks | time ms | schedule memory GB/s | % of copy "
-          "rate | vs torch | status |")
-    print("|---|---|---|---|---|---|---|")
+    print("| algorithm | blocks | threads | time ms | schedule memory GB/s "
+          "| % of copy rate | vs torch | status |")
+    print("|---|---|---|---|---|---|---|---|")
     for r in big:
         us = float(r["us"]) if r["us"] not in ("", "0.00") else None
         pct = (100.0 * float(r["memory_GBps"]) / copy_rate
                if copy_rate and us else None)
         vs = ("%.2fx" % (torch_us / us)) if torch_us and us else "-"
-        print("| %s | %s | %s | %s | %s | %s | %s |" %
-              (r["name"], r["blocks"], f(us / 1e3 if us else None, 3),
+        print("| %s | %s | %s | %s | %s | %s | %s | %s |" %
+              (r["name"], r["blocks"], r.get("threads", "-"),
+               f(us / 1e3 if us else None, 3),
                f(r["memory_GBps"]), f(pct), vs, r["status"]))
     if torch_rows:
         t = torch_rows[0]
-        print("| torch sum + copy | - | %s | %s | %s | 1.00x | ok |" %
+        print("| torch sum + copy | - | - | %s | %s | %s | 1.00x | ok |" %
               (f(float(t["us"]) / 1e3, 3), f(t["memory_GBps"]),
                f(100.0 * float(t["memory_GBps"]) / copy_rate
                  if copy_rate else None)))

@@ -64,8 +64,17 @@
 #ifndef COLLRT_BLOCK_THREADS
 #define COLLRT_BLOCK_THREADS 512
 #endif
+/// Blocks of that many threads that must fit on one multiprocessor at once
+/// (__launch_bounds__'s second argument: nvcc keeps registers within a
+/// 1/N share). 1 by default: at 512 threads and up to 128 registers, one
+/// block per SM, so a launch holds at most as many blocks as the GPU has
+/// SMs (132 on an H200); 2 doubles that at the price of registers.
+#ifndef COLLRT_MIN_BLOCKS_PER_SM
+#define COLLRT_MIN_BLOCKS_PER_SM 1
+#endif
 #define COLLRT_KERNEL(name)                                                    \
-  extern "C" __global__ void __launch_bounds__(COLLRT_BLOCK_THREADS) name
+  extern "C" __global__ void __launch_bounds__(COLLRT_BLOCK_THREADS,           \
+                                               COLLRT_MIN_BLOCKS_PER_SM) name
 #else
 #define COLLRT_DEVICE inline
 /// Host emulation: a kernel is a function the emulator calls once per
