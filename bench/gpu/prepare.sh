@@ -8,7 +8,9 @@
 # all_reduce variants timed at 256 MiB (ring with 16 and 8 rings, 4 chunks
 # of a part per ring; and 32 rings, 256 blocks on the GPU, which fit only
 # with two blocks per SM: compiled with COLLRT_MIN_BLOCKS_PER_SM 2, at 512
-# threads per block (64 registers) and at 256 (128 registers)), and a
+# threads per block (64 registers) and at 256 (128 registers); and
+# recursive_doubling and one_shot with COLLRT_LL_RELAXED_HEAD for the 8 KiB
+# table), and a
 # 2-rank ring all_reduce for the one-process-per-rank step. The
 # hierarchical algorithms are compiled for the 2x4 test topology (2 nodes of
 # 4 GPUs), the others for 1x8: on one GPU all 8 ranks share it either way.
@@ -107,6 +109,11 @@ emit all_reduce-ring-rings32-2persm all_reduce ring 1x8 perf --algo-param rings=
 PRELUDE='#define COLLRT_BLOCK_THREADS 256
 #define COLLRT_MIN_BLOCKS_PER_SM 2'
 emit all_reduce-ring-rings32-t256 all_reduce ring 1x8 perf --algo-param rings=32 --chunks 128
+# For the 8 KiB table: the small-message algorithms with an LL message's
+# head published without a system-scope release (Channel.h).
+PRELUDE='#define COLLRT_LL_RELAXED_HEAD 1'
+emit all_reduce-recursive_doubling-llrelaxed all_reduce recursive_doubling 1x8 perf
+emit all_reduce-one_shot-llrelaxed all_reduce one_shot 1x8 perf
 PRELUDE=
 # One process per rank (run.sh's collc-run-ipc step: 2 processes, CUDA IPC).
 emit all_reduce-ring-2ranks all_reduce ring 1x2 ipc

@@ -56,6 +56,13 @@
 
 #include <stdint.h>
 
+/// 1: an LL message's head is published without a system-scope release
+/// (ChannelCommon.h, after the send); 0 by default until the 8 KiB latency
+/// on a GPU shows what it saves (bench/gpu/prepare.sh builds both).
+#ifndef COLLRT_LL_RELAXED_HEAD
+#define COLLRT_LL_RELAXED_HEAD 0
+#endif
+
 #if defined(__CUDACC__)
 #define COLLRT_DEVICE __device__ __forceinline__
 /// Threads per block the kernel is compiled for (its __launch_bounds__, so

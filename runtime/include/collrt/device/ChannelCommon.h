@@ -834,7 +834,17 @@ private:
       // a simple receiver of an LL message sees kLLMessage in sizes).
       B::storeRelaxed(&outConn->sizes[outSlot],
                       bytes | (out.ll ? kLLMessage : 0));
-      B::storeReleaseSys(outConn->head, seqOut + 1);
+#if COLLRT_LL_RELAXED_HEAD
+      // An LL receiver polls its lines, never head: head only counts the
+      // message (the watchdog, the counts after the launch), so no
+      // system-scope fence (which would wait for every outgoing LL store of
+      // the block). A simple receiver that wrongly gets an LL message may
+      // then see head before sizes: its diagnosis may name stale sizes.
+      if (out.ll)
+        B::storeRelaxedSys(outConn->head, seqOut + 1);
+      else
+#endif
+        B::storeReleaseSys(outConn->head, seqOut + 1);
       B::storeRelaxed(outConn->counter, seqOut + 1);
     }
     complete();

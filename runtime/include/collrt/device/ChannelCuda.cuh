@@ -139,6 +139,11 @@ struct CudaBackend {
     asm volatile("st.relaxed.gpu.global.u64 [%0], %1;" ::"l"(p), "l"(v)
                  : "memory");
   }
+  __device__ __forceinline__ static void storeRelaxedSys(uint64_t *p,
+                                                         uint64_t v) {
+    asm volatile("st.relaxed.sys.global.u64 [%0], %1;" ::"l"(p), "l"(v)
+                 : "memory");
+  }
 
   __device__ __forceinline__ static bool aborted(const volatile int32_t *flag) {
     return *flag != 0;

@@ -143,6 +143,9 @@ struct HostBackend {
   static void storeRelaxed(uint64_t *p, uint64_t v) {
     __atomic_store_n(p, v, __ATOMIC_RELAXED);
   }
+  static void storeRelaxedSys(uint64_t *p, uint64_t v) {
+    __atomic_store_n(p, v, __ATOMIC_RELAXED);
+  }
 
   static bool aborted(const volatile int32_t *flag) {
     return __atomic_load_n(const_cast<const int32_t *>(flag),
