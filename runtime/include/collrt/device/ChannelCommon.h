@@ -265,15 +265,23 @@ public:
                               15) == 0;
       }
       char *d = sliceData(dst, dstIndex + j);
+      // The first sources' addresses once per slice, not per 16 bytes
+      // (sliceData reads the context, which every store to d might alias).
+      constexpr int64_t kCached = 8;
+      const char *cached[kCached];
+      for (int64_t i = 0; i < fanin && i < kCached; ++i)
+        cached[i] = sliceData(src, srcIndex + i * count + j);
+      auto source = [&](int64_t i) -> const char * {
+        return i < kCached ? cached[i]
+                           : sliceData(src, srcIndex + i * count + j);
+      };
       int64_t bytes = n * kE, start = 0;
       if (aligned) {
         int64_t packs = bytes / 16;
         for (int64_t p = B::tid(); p < packs; p += B::nthreads()) {
           Pack16 v = B::load16(d + 16 * p);
           for (int64_t i = 0; i < fanin; ++i)
-            v = combinePack(
-                v,
-                B::load16(sliceData(src, srcIndex + i * count + j) + 16 * p));
+            v = combinePack(v, B::load16(source(i) + 16 * p));
           B::store16(d + 16 * p, v);
         }
         start = packs * 16;
@@ -283,11 +291,7 @@ public:
         int64_t len = bytes - 8 * w < 8 ? bytes - 8 * w : 8;
         uint64_t v = loadPartial(d + 8 * w, len);
         for (int64_t i = 0; i < fanin; ++i)
-          v = combineWord(
-              v,
-              loadPartial(sliceData(src, srcIndex + i * count + j) + 8 * w,
-                          len),
-              len);
+          v = combineWord(v, loadPartial(source(i) + 8 * w, len), len);
         storePartial(d + 8 * w, v, len);
       }
     }
