@@ -136,7 +136,9 @@ public:
     ctx_ = &args.ranks[args.blockRank[block]];
     channel_ = args.blockChannel[block];
     epoch_ = B::loadRelaxed(&ctx_->tileEpoch[channel_]);
-    aborted_ = B::syncAny(B::aborted(ctx_->abortFlag));
+    // One thread reads the flag (pinned host memory: a PCIe read per warp
+    // otherwise); syncAny gives every thread its answer.
+    aborted_ = B::syncAny(B::tid() == 0 && B::aborted(ctx_->abortFlag));
     opcode_ = wait::kSetup;
     if (aborted_ && B::tid() == 0) {
       // A launch queued behind the one that was stopped keeps that launch's
