@@ -251,6 +251,14 @@ private:
 /// Rank 0's launch of a 2-rank layout on two hosts with GPUDirect: its
 /// host arena, and its device arena 100 bytes into a memfd mapping (not
 /// on a page boundary, so that the dma-buf offset is not 0).
+/// An exporter that cannot export (an old driver, a device without dma-buf
+/// support), saying `why`.
+dev::DmaBufExporter cannotExport(std::string why) {
+  return [why](void *, size_t, int *, uint64_t *) {
+    return Status(ErrorCode::Unsupported, why);
+  };
+}
+
 struct GpuDirectRank {
   dev::LaunchLayout layout;
   std::vector<uint64_t> host;
@@ -389,10 +397,7 @@ TEST(DeviceProxyGpuDirectTest, AutoTakesPeermemWhereDmaBufIsUnsupported) {
     std::unique_ptr<dev::DeviceProxy> proxy;
     Status s = t.create(
         dev::GpuMemoryRegistration::Auto,
-        [](void *, size_t, int *, uint64_t *) {
-          return Status(ErrorCode::Unsupported,
-                        "the CUDA driver lacks cuMemGetHandleForAddressRange");
-        },
+        cannotExport("the CUDA driver lacks cuMemGetHandleForAddressRange"),
         &log, &proxy);
     ASSERT_TRUE(s.ok()) << s.toString();
     EXPECT_EQ(log.dmaBufCalls, 0);
@@ -452,10 +457,7 @@ TEST(DeviceProxyGpuDirectTest, FailuresNameTheRankTheStepAndWhy) {
     std::unique_ptr<dev::DeviceProxy> proxy;
     Status s = t.create(
         dev::GpuMemoryRegistration::DmaBuf,
-        [](void *, size_t, int *, uint64_t *) {
-          return Status(ErrorCode::Unsupported,
-                        "CUDA device 0 cannot export its memory as a dma-buf");
-        },
+        cannotExport("CUDA device 0 cannot export its memory as a dma-buf"),
         &log, &proxy);
     EXPECT_EQ(s.code(), ErrorCode::Unsupported);
     EXPECT_THAT(s.message(),
