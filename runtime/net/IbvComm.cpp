@@ -57,6 +57,22 @@ protected:
     return Status::success();
   }
 
+  /// Takes the completions (`handle`), then checks the set-up socket. A
+  /// peer hangs up only after its last writes completed, which the
+  /// completions of this end may reach a moment later than the hang-up
+  /// reaches the socket: when the socket has closed, the queue is polled
+  /// once more, so that what arrived before (a goodbye) is not lost.
+  template <typename Handle> Status pollThenCheck(Handle &&handle) {
+    Status s = qp_->poll(handle);
+    if (s.ok()) {
+      s = checkSocket();
+      if (!s.ok())
+        if (Status again = qp_->poll(handle); !again.ok())
+          s = again;
+    }
+    return s.ok() ? s : fail(s);
+  }
+
   bool armAndPoll(std::vector<pollfd> *fds) {
     if (!failed_.ok())
       return false;
@@ -137,7 +153,7 @@ public:
   Status progress() override {
     if (!failed_.ok())
       return failed_;
-    Status s = qp_->poll([&](const ibv_wc &wc) -> Status {
+    return pollThenCheck([&](const ibv_wc &wc) -> Status {
       if (wc.opcode == IBV_WC_RECV_RDMA_WITH_IMM)
         return takeClearToSend(ntohl(wc.imm_data));
       if (wc.opcode == IBV_WC_RDMA_WRITE) {
@@ -147,9 +163,6 @@ public:
       }
       return Status::success();
     });
-    if (s.ok())
-      s = checkSocket();
-    return s.ok() ? s : fail(s);
   }
 
   bool pollFds(std::vector<pollfd> *fds) override {
@@ -256,7 +269,7 @@ public:
   Status progress() override {
     if (!failed_.ok())
       return failed_;
-    Status s = qp_->poll([&](const ibv_wc &wc) -> Status {
+    return pollThenCheck([&](const ibv_wc &wc) -> Status {
       if (wc.opcode != IBV_WC_RECV_RDMA_WITH_IMM)
         return Status::success(); // a clear-to-send write completed
       auto it = posted_.find(ntohl(wc.imm_data));
@@ -271,9 +284,6 @@ public:
       posted_.erase(it);
       return qp_->postReceive();
     });
-    if (s.ok())
-      s = checkSocket();
-    return s.ok() ? s : fail(s);
   }
 
   bool pollFds(std::vector<pollfd> *fds) override {
