@@ -1,7 +1,16 @@
 //===- Status.cpp ---------------------------------------------------------===//
 #include "collrt/Status.h"
 
+#include <cstdio>
+
 namespace collrt {
+
+std::string hexAddress(uint64_t address) {
+  char text[32];
+  std::snprintf(text, sizeof text, "0x%llx",
+                static_cast<unsigned long long>(address));
+  return text;
+}
 
 const char *errorCodeName(ErrorCode code) {
   switch (code) {

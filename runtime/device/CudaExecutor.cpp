@@ -437,12 +437,6 @@ std::string hostName() {
   return name;
 }
 
-std::string hexAddress(uint64_t address) {
-  char text[32];
-  std::snprintf(text, sizeof text, "0x%llx", (unsigned long long)address);
-  return text;
-}
-
 } // namespace
 
 Status exportDmaBuf(int ordinal, cu::DevicePtr base, uint64_t allocated,

@@ -64,13 +64,6 @@ struct EmulatedLaunch {
 
 uint64_t address(const void *p) { return uint64_t(uintptr_t(p)); }
 
-std::string hexAddress(const void *p) {
-  char text[32];
-  std::snprintf(text, sizeof text, "0x%llx",
-                static_cast<unsigned long long>(address(p)));
-  return text;
-}
-
 std::string seconds(double value) {
   char text[32];
   std::snprintf(text, sizeof text, "%g", value);

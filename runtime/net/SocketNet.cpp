@@ -181,13 +181,6 @@ std::string interfaceOf(const std::string &host) {
   return name;
 }
 
-std::string hexAddress(const void *p) {
-  char text[32];
-  std::snprintf(text, sizeof text, "0x%llx",
-                static_cast<unsigned long long>(uintptr_t(p)));
-  return text;
-}
-
 /// Why the file `fd` (a stand-in for a dma-buf: the exported memory starts
 /// at its file position) does not hold [data, data + bytes) of this
 /// process at `offset` from that position; "" when it does. The mapping

@@ -10,6 +10,7 @@
 #define COLLRT_STATUS_H
 
 #include <chrono>
+#include <cstdint>
 #include <string>
 #include <utility>
 
@@ -42,6 +43,12 @@ enum class ErrorCode {
 
 /// "ok", "invalid-argument", "invalid-plan", ...
 const char *errorCodeName(ErrorCode code);
+
+/// "0x7f3a12c00000": an address in a message.
+std::string hexAddress(uint64_t address);
+inline std::string hexAddress(const void *address) {
+  return hexAddress(uint64_t(uintptr_t(address)));
+}
 
 class [[nodiscard]] Status {
 public:
