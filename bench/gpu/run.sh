@@ -154,7 +154,7 @@ if ! step configure 60 330 "${configure[@]}"; then
     echo "run.sh: configuring failed (logs/configure.log)"; exit 1
   fi
 fi
-step build 200 260 cmake --build "$BUILD" --target gpu-check collc-run -j "$JOBS" ||
+step build 200 260 cmake --build "$BUILD" --target gpu-check collc-run collc-bench-proxy -j "$JOBS" ||
   { echo "run.sh: the build failed (logs/build.log)"; tail -20 "$OUT/logs/build.log"; exit 1; }
 fi
 CHECK=$BUILD/bin/gpu-check
@@ -359,6 +359,12 @@ case $? in
      echo "run.sh: $(cat "$OUT/torch.skipped")" ;;
   *) failed=1 ;;
 esac
+
+# The device proxy's wake-up (no GPU needed): a message between two proxies
+# after an idle gap, --proxy-polling sleep against launch, on this host's
+# cores (bench/RESULTS.md, "Device proxy wake-up").
+step proxy-wake 20 0 "$BUILD/bin/collc-bench-proxy" --iterations 100 &&
+  cp "$OUT/logs/proxy-wake.log" "$OUT/proxy-wake.md"
 
 # 5. Tables.
 python3 "$ROOT/bench/gpu/tables.py" "$OUT" > "$OUT/tables.md"

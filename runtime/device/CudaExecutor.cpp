@@ -551,6 +551,7 @@ Status CudaCollective::startNetwork(std::unique_ptr<net::Net> net, int dev) {
                                      gpuDirect);
       !s.ok())
     return failWith(s, nullptr);
+  proxy_->setPolling(options_.proxyPolling);
   return Status::success();
 }
 
@@ -868,6 +869,8 @@ Status CudaCollective::enqueue(cu::Stream stream) {
         return d_->fail(l.name() + ": avg's division", "cuLaunchKernel", res);
     }
   ++launchesPending_;
+  if (proxy_ && !capturing_)
+    proxy_->launched(); // its messages are due: no idle sleeps
   return Status::success();
 }
 
@@ -877,6 +880,8 @@ Status CudaCollective::enqueueGraph(cu::Stream stream) {
   if (cu::Result r = d_->cuGraphLaunch(graphExec_, stream); r != cu::kSuccess)
     return d_->fail(layout_.name(), "cuGraphLaunch", r);
   ++launchesPending_;
+  if (proxy_)
+    proxy_->launched();
   return Status::success();
 }
 
@@ -892,7 +897,9 @@ Status CudaCollective::prepareGraph(cu::Stream stream) {
       return d_->fail(layout_.name() + ": capturing a graph (the stream must "
                                        "not be the NULL stream)",
                       "cuStreamBeginCapture", r);
+    capturing_ = true;
     Status s = enqueue(stream);
+    capturing_ = false;
     --launchesPending_; // captured, not run
     cu::Result r = d_->cuStreamEndCapture(stream, &graph_);
     if (!s.ok())

@@ -239,6 +239,8 @@ private:
   std::vector<cu::Event> spareMarks_;
   /// Launches finished and checked, and enqueued since.
   uint64_t launchesDone_ = 0, launchesPending_ = 0;
+  /// prepareGraph's enqueue: captured, not launched (no proxy_->launched()).
+  bool capturing_ = false;
   bool failed_ = false;
   Status failure_;
   /// By rank: this launch's host arenas (host buffers, pinned), and the

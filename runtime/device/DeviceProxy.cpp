@@ -231,6 +231,7 @@ Status DeviceProxy::create(std::unique_ptr<net::Net> net, int dev,
           reinterpret_cast<uint64_t *>(base + (sends ? c.sendHead : c.head));
       h->tail =
           reinterpret_cast<uint64_t *>(base + (sends ? c.tail : c.recvTail));
+      p->perLaunch_ += c.messagesPerTile * uint64_t(layout.tiles());
       p->halves_.push_back(std::move(h));
     }
   }
@@ -332,6 +333,7 @@ DeviceProxy::~DeviceProxy() {
     abandon_.store(true); // no goodbye: as if the process died
     stopAt_.store(0);
     stopping_.store(true);
+    wakeUp();
     thread_.join();
   }
   for (auto &h : halves_)
@@ -836,10 +838,12 @@ void DeviceProxy::run(std::vector<std::string> handles, double connectSeconds) {
                       left));
       return;
     }
-    if (progressed)
+    if (progressed) {
       backoff = exec::Backoff();
-    else
-      backoff.pause();
+      lastActive_ = std::chrono::steady_clock::now();
+    } else {
+      idle(backoff);
+    }
   }
 }
 
@@ -849,6 +853,76 @@ void DeviceProxy::requestStop(double seconds) {
   stopAt_.store(Deadline::after(seconds).at().time_since_epoch().count(),
                 std::memory_order_release);
   stopping_.store(true, std::memory_order_release);
+  wakeUp();
+}
+
+void DeviceProxy::wakeUp() {
+  // Taking the mutex after the change orders it before a sleeper's check
+  // (which runs under the mutex) or after its wait began (which the
+  // notification ends): no wake-up is lost.
+  {
+    std::lock_guard<std::mutex> lock(wakeMutex_);
+  }
+  wake_.notify_all();
+}
+
+void DeviceProxy::launched() {
+  if (perLaunch_ == 0)
+    return;
+  expected_.fetch_add(perLaunch_, std::memory_order_acq_rel);
+  if (polling_ == ProxyPolling::Launch)
+    wakeUp();
+}
+
+uint64_t DeviceProxy::messagesDue() const {
+  uint64_t moved = sent_.load(std::memory_order_acquire) +
+                   received_.load(std::memory_order_acquire);
+  uint64_t expected = expected_.load(std::memory_order_acquire);
+  return expected > moved ? expected - moved : 0;
+}
+
+void DeviceProxy::idle(exec::Backoff &backoff) {
+  if (polling_ == ProxyPolling::Sleep) {
+    backoff.pause();
+    return;
+  }
+  auto now = std::chrono::steady_clock::now();
+  uint64_t expected = expected_.load(std::memory_order_acquire);
+  if (expected != seenExpected_) { // a launch since the last round
+    if (backoff.sleepsNext())
+      wakeups_.fetch_add(1, std::memory_order_relaxed); // between sleeps
+    seenExpected_ = expected;
+    lastActive_ = now;
+    backoff = exec::Backoff();
+  }
+  if (messagesDue() > 0 && now - lastActive_ < kAttentive) {
+    // A launch's messages are due: the kernel may post one any moment.
+    // Poll every few microseconds, sleeping in between rather than
+    // spinning or yielding: a thread that yields to one that spins (a
+    // host thread waiting for the GPU, an emulated kernel) may not run
+    // again for a time slice, where a sleeper that wakes preempts it.
+    exec::Backoff::preciseTimers();
+    std::this_thread::sleep_for(std::chrono::microseconds(kAttentiveSleepUs));
+    return;
+  }
+  if (!backoff.sleepsNext()) {
+    backoff.pause();
+    return;
+  }
+  exec::Backoff::preciseTimers();
+  uint64_t seen = seenExpected_;
+  std::unique_lock<std::mutex> lock(wakeMutex_);
+  bool launch =
+      wake_.wait_for(lock, std::chrono::microseconds(backoff.takeSleep()), [&] {
+        return expected_.load(std::memory_order_acquire) != seen ||
+               stopping_.load(std::memory_order_acquire);
+      });
+  if (launch && expected_.load(std::memory_order_acquire) != seen) {
+    wakeups_.fetch_add(1, std::memory_order_relaxed);
+    backoff = exec::Backoff();
+    seenExpected_ = expected_.load(std::memory_order_acquire);
+    lastActive_ = std::chrono::steady_clock::now();
+  }
 }
 
 Status DeviceProxy::stop(double seconds) {

@@ -30,9 +30,11 @@
 
 #include "collrt/Status.h"
 #include "runtime/device/LaunchLayout.h"
+#include "runtime/exec/Backoff.h"
 #include "runtime/net/Net.h"
 
 #include <atomic>
+#include <condition_variable>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -141,6 +143,26 @@ public:
   uint64_t messagesSent() const { return sent_.load(); }
   uint64_t messagesReceived() const { return received_.load(); }
 
+  /// How the thread waits (ProxyPolling, LaunchLayout.h); Sleep unless
+  /// set, before start().
+  void setPolling(ProxyPolling polling) { polling_ = polling; }
+  ProxyPolling polling() const { return polling_; }
+  /// The executor has enqueued a launch of the layout: its messages
+  /// (messagesPerLaunch(): what this proxy's halves send and receive in one
+  /// launch) are due (messagesDue()). With ProxyPolling::Launch a thread
+  /// asleep because it had nothing to do wakes at once, and until every
+  /// message of the launches so far has moved it polls every 10 us instead
+  /// of backing off to 100 us sleeps; messages due that do not move within
+  /// 1 s (an aborted launch, or one queued behind long work) let it sleep
+  /// again. Call it from any thread, once per launch that runs (not for
+  /// one captured into a graph: the graph's launches call it).
+  void launched();
+  uint64_t messagesPerLaunch() const { return perLaunch_; }
+  /// Messages of the launches so far that have not moved yet.
+  uint64_t messagesDue() const;
+  /// How often launched() woke the thread from an idle sleep (tests).
+  uint64_t wakeups() const { return wakeups_.load(); }
+
   struct Half;
   struct Link;
   struct Incoming {
@@ -168,6 +190,12 @@ private:
   Status checkGoodbye(Link &link, const Status &failure, bool *progressed);
   bool drained() const;
   bool stopExpired() const;
+  /// Nothing moved this round: poll again at once while messages are due
+  /// (messagesDue()), else pause as `backoff` says, sleeping on wake_ so
+  /// that launched() or a stop cuts the sleep short.
+  void idle(exec::Backoff &backoff);
+  /// Ends an idle sleep (launched(), a stop).
+  void wakeUp();
   void fail(const Status &status);
 
   std::unique_ptr<net::Net> net_;
@@ -190,6 +218,27 @@ private:
   /// ticks).
   std::atomic<int64_t> stopAt_{0};
   std::atomic<uint64_t> sent_{0}, received_{0};
+  /// Messages of one launch (sent and received by the halves), and of
+  /// every launch so far (launched()).
+  uint64_t perLaunch_ = 0;
+  ProxyPolling polling_ = ProxyPolling::Sleep;
+  std::atomic<uint64_t> expected_{0}, wakeups_{0};
+  /// The thread's: expected_ when it last looked, and when it last moved a
+  /// message or saw a launch. Messages due keep it polling for
+  /// kAttentive after that; then (a launch that was aborted, or one
+  /// queued behind long work) it sleeps as when idle, still woken by the
+  /// next launch.
+  uint64_t seenExpected_ = 0;
+  std::chrono::steady_clock::time_point lastActive_{};
+  static constexpr std::chrono::seconds kAttentive{1};
+  /// Its sleep between polls while messages are due: short next to the
+  /// 100 us of an idle proxy, long enough that the thread takes little of
+  /// a core that a host thread (or an emulated kernel) may be spinning on.
+  /// Not yet tuned on a GPU host.
+  static constexpr int kAttentiveSleepUs = 10;
+  /// The thread's idle sleep waits on wake_ (launched(), a stop).
+  std::mutex wakeMutex_;
+  std::condition_variable wake_;
   mutable std::mutex mutex_;
   Status error_;
 };

@@ -224,6 +224,7 @@ Status emulateLaunches(
                                   one.hostArenas, who, &one.proxy, gpuDirect);
           !s.ok())
         return s;
+      one.proxy->setPolling(options.proxyPolling);
     }
     if (network.registrations)
       network.registrations->push_back(
@@ -356,6 +357,9 @@ Status emulateLaunches(
                                        options.connectSeconds);
           !s.ok())
         return s;
+  for (auto &one : launch->launches)
+    if (one->proxy)
+      one->proxy->launched(); // as the CUDA executor's enqueue does
 
   // emulatedThreads host threads per block.
   int64_t perBlock = options.emulatedThreads;

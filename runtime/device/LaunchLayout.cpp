@@ -665,6 +665,19 @@ bool parseGpuMemoryRegistration(const std::string &name,
   return false;
 }
 
+const char *proxyPollingName(ProxyPolling polling) {
+  return polling == ProxyPolling::Launch ? "launch" : "sleep";
+}
+
+bool parseProxyPolling(const std::string &name, ProxyPolling *polling) {
+  for (ProxyPolling p : {ProxyPolling::Sleep, ProxyPolling::Launch})
+    if (name == proxyPollingName(p)) {
+      *polling = p;
+      return true;
+    }
+  return false;
+}
+
 std::string encodeArenaEntry(const ArenaEntry &e) {
   std::string s;
   putWord(s, kEntryMagic);

@@ -53,6 +53,27 @@ const char *gpuMemoryRegistrationName(GpuMemoryRegistration registration);
 bool parseGpuMemoryRegistration(const std::string &name,
                                 GpuMemoryRegistration *registration);
 
+/// How a device proxy waits for the kernels' messages
+/// (DeviceOptions::proxyPolling; DeviceProxy::launched()):
+/// - Sleep: spin, yield, then sleep 1, 2, 4, ... up to 100 us between polls
+///   while nothing moves (exec::Backoff), whether or not a launch is due:
+///   the first message after an idle spell waits up to 100 us on each
+///   side.
+/// - Launch: the same while no launch is due; each launch (the executor's
+///   enqueue) wakes the proxy at once, and while the messages of the
+///   launches so far have not all moved it polls every 10 us (for at most
+///   1 s without progress), as NCCL's proxy polls while it has work.
+///   Measured so far only on a 2-core VM, where it was no faster and
+///   often slower (bench/RESULTS.md, "Device proxy wake-up"), so Sleep
+///   stays the default until a GPU host has been measured (bench/gpu/run.sh
+///   runs collc-bench-proxy).
+enum class ProxyPolling { Sleep, Launch };
+
+/// "sleep", "launch" (collc-run's --proxy-polling).
+const char *proxyPollingName(ProxyPolling polling);
+/// The same names back; false for anything else.
+bool parseProxyPolling(const std::string &name, ProxyPolling *polling);
+
 struct DeviceOptions {
   /// The largest message (CommOptions::slotBytes): chunks are cut into
   /// tiles that fit, with the CPU executor's formula.
@@ -101,6 +122,8 @@ struct DeviceOptions {
   bool gpuDirect = false;
   /// With gpuDirect: how the GPU memory is registered with the NIC.
   GpuMemoryRegistration gpuMemoryRegistration = GpuMemoryRegistration::Auto;
+  /// How the device proxies of network connections wait (ProxyPolling).
+  ProxyPolling proxyPolling = ProxyPolling::Sleep;
 };
 
 /// What a process publishes about one rank's arena so that the processes

@@ -47,21 +47,40 @@ public:
     } else if (rounds_ <= kSpins + kYields) {
       std::this_thread::yield();
     } else {
-#if defined(__linux__)
-      static thread_local bool slackSet = false;
-      if (!slackSet) {
-        ::prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
-        slackSet = true;
-      }
-#endif
-      uint32_t step = rounds_ - kSpins - kYields;
-      uint32_t us = step >= 7 ? kMaxSleepMicroseconds : (1u << step);
-      std::this_thread::sleep_for(std::chrono::microseconds(
-          us < kMaxSleepMicroseconds ? us : kMaxSleepMicroseconds));
+      preciseTimers();
+      std::this_thread::sleep_for(std::chrono::microseconds(sleepOf(rounds_)));
     }
   }
 
+  /// Whether the next pause() would sleep (the spins and yields are over).
+  bool sleepsNext() const { return rounds_ + 1 > kSpins + kYields; }
+  /// Counts the next round as pause() would and returns the microseconds
+  /// it would sleep, for a caller that sleeps its own way (on a condition
+  /// variable that something may signal earlier). Only when sleepsNext().
+  uint32_t takeSleep() { return sleepOf(++rounds_); }
+
+  /// Asks for timer slack of 1 ns for the calling thread (once per
+  /// thread): sleeps and timed waits of a few microseconds then take about
+  /// that long.
+  static void preciseTimers() {
+#if defined(__linux__)
+    static thread_local bool slackSet = false;
+    if (!slackSet) {
+      ::prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
+      slackSet = true;
+    }
+#endif
+  }
+
 private:
+  /// The sleep of round `rounds` (past the spins and yields): 1, 2, 4, ...
+  /// up to kMaxSleepMicroseconds.
+  static uint32_t sleepOf(uint32_t rounds) {
+    uint32_t step = rounds - kSpins - kYields;
+    uint32_t us = step >= 7 ? kMaxSleepMicroseconds : (1u << step);
+    return us < kMaxSleepMicroseconds ? us : kMaxSleepMicroseconds;
+  }
+
   uint32_t rounds_ = 0;
 };
 

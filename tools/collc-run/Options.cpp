@@ -223,6 +223,12 @@ and prints a row per size as nccl-tests does (docs/collc-run.md).
                         auto (default): dma-buf where the driver, GPU and
                         libibverbs support it, else peermem; each rank says
                         which it used, and why, on stderr
+  --proxy-polling sleep|launch
+                        cuda, ranks across hosts: how the device proxy that
+                        moves network messages waits: sleep (default) backs
+                        off to sleeps of up to 100 us while nothing moves;
+                        launch also wakes it at each launch and polls every
+                        10 us until that launch's messages have moved
   --p2p auto|off        cuda: how ranks of one host exchange messages: by
                         peer access or CUDA IPC where their GPUs have a
                         peer-to-peer path (auto: by --topology's paths, else
@@ -353,6 +359,15 @@ bool parseOptions(int argc, char **argv, Options *o, std::string *error) {
       }
       o->gpuMemoryRegistration = v;
       o->gpuMemoryRegistrationGiven = true;
+    } else if (name == "--proxy-polling") {
+      if (!value(i, name, &v))
+        return false;
+      if (v != "sleep" && v != "launch") {
+        *error = "--proxy-polling '" + v + "' must be sleep or launch";
+        return false;
+      }
+      o->proxyPolling = v;
+      o->proxyPollingGiven = true;
     } else if (name == "--p2p") {
       if (!value(i, name, &v))
         return false;
@@ -597,6 +612,11 @@ bool parseOptions(int argc, char **argv, Options *o, std::string *error) {
     *error = "--gpu-memory-registration chooses how --gpu-direct registers "
              "GPU memory with the NIC (dma-buf or nvidia-peermem); it needs "
              "--gpu-direct";
+    return false;
+  }
+  if (o->proxyPollingGiven && o->backend != "cuda") {
+    *error = "--proxy-polling sets how the CUDA backend's device proxies "
+             "wait for network messages; it needs --backend cuda";
     return false;
   }
   if (o->p2pGiven && o->backend != "cuda") {

@@ -61,6 +61,10 @@ struct Options {
   /// (collrt::dev::GpuMemoryRegistration).
   std::string gpuMemoryRegistration = "auto";
   bool gpuMemoryRegistrationGiven = false;
+  /// --proxy-polling sleep|launch (cuda): how the device proxies of network
+  /// connections wait (collrt::dev::ProxyPolling).
+  std::string proxyPolling = "sleep";
+  bool proxyPollingGiven = false;
   /// --channel-threads: CommOptions::channelThreads (0 = automatic).
   int32_t channelThreads = 0;
   /// --trace FILE: the last run as a Chrome trace ("" = none).

@@ -278,6 +278,8 @@ void printHeader(const Options &o, const collrt::Plan &plan,
     if (o.gpuDirect)
       backend += " with GPUDirect RDMA (GPU memory registration " +
                  o.gpuMemoryRegistration + ")";
+    if (o.proxyPollingGiven)
+      backend += ", proxy polling " + o.proxyPolling;
   }
   if (collrt::sendCountsAtRunTime(collective)) {
     if (o.countsFile.empty())
@@ -417,6 +419,7 @@ collrt::dev::GpuRunOptions gpuRunOptions(const Options &o, int device) {
   // (Options checked the name.)
   collrt::dev::parseGpuMemoryRegistration(o.gpuMemoryRegistration,
                                           &g.gpuMemoryRegistration);
+  collrt::dev::parseProxyPolling(o.proxyPolling, &g.proxyPolling);
   return g;
 }
 

@@ -40,6 +40,7 @@ struct TwoHosts {
   std::unique_ptr<dev::DeviceProxy> proxies[2];
   int32_t abortFlags[2] = {0, 0};
   const dev::LaunchLayout::Connection *conn = nullptr; // 0 -> 1, channel 0
+  dev::ProxyPolling polling = dev::ProxyPolling::Sleep;
 
   void setUp() {
     // Rank 0 sends to rank 1 twice on channel 0.
@@ -79,6 +80,7 @@ struct TwoHosts {
           dev::DeviceProxy::create(std::move(socketNet), 0, one, hosts,
                                    "rank " + std::to_string(r), &proxies[r]);
       ASSERT_TRUE(s.ok()) << s.toString();
+      proxies[r]->setPolling(polling);
       handles[size_t(r)] = proxies[r]->handle();
     }
     for (int32_t r = 0; r < 2; ++r)
@@ -143,6 +145,68 @@ TEST(DeviceProxyTest, MessagesCrossAndSlotsComeBack) {
   EXPECT_TRUE(t.proxies[1]->stop(5).ok());
   EXPECT_EQ(t.abortFlags[0], 0);
   EXPECT_EQ(t.abortFlags[1], 0);
+}
+
+// A launch makes its messages due (what each rank's halves send and
+// receive in one launch); with ProxyPolling::Launch an idle proxy (asleep
+// between polls) wakes for it and polls until they have moved; with the
+// default, Sleep, it is only counted.
+TEST(DeviceProxyTest, ALaunchWakesAnIdleProxyUntilItsMessagesMoved) {
+  for (dev::ProxyPolling polling :
+       {dev::ProxyPolling::Launch, dev::ProxyPolling::Sleep}) {
+    SCOPED_TRACE(dev::proxyPollingName(polling));
+    TwoHosts t;
+    t.polling = polling;
+    t.setUp();
+    if (::testing::Test::HasFatalFailure())
+      return;
+    // Rank 0 sends two messages a launch, rank 1 receives them.
+    EXPECT_EQ(t.proxies[0]->messagesPerLaunch(), 2u);
+    EXPECT_EQ(t.proxies[1]->messagesPerLaunch(), 2u);
+    for (int round = 0; round < 2; ++round) {
+      // Nothing to do for 30 ms: both threads are in their idle sleeps.
+      std::this_thread::sleep_for(std::chrono::milliseconds(30));
+      uint64_t woken[2] = {t.proxies[0]->wakeups(), t.proxies[1]->wakeups()};
+      for (int r = 0; r < 2; ++r) {
+        EXPECT_EQ(t.proxies[r]->messagesDue(), 0u);
+        t.proxies[r]->launched();
+        EXPECT_EQ(t.proxies[r]->messagesDue(), 2u);
+      }
+      for (int r = 0; r < 2; ++r) {
+        auto until =
+            std::chrono::steady_clock::now() + std::chrono::seconds(10);
+        while (polling == dev::ProxyPolling::Launch &&
+               t.proxies[r]->wakeups() == woken[r] &&
+               std::chrono::steady_clock::now() < until)
+          std::this_thread::sleep_for(std::chrono::microseconds(50));
+        if (polling == dev::ProxyPolling::Launch)
+          EXPECT_EQ(t.proxies[r]->wakeups(), woken[r] + 1)
+              << "rank " << r << "'s proxy did not wake for the launch";
+        else
+          EXPECT_EQ(t.proxies[r]->wakeups(), 0u);
+      }
+      for (uint64_t i = 0; i < 2; ++i) {
+        uint64_t seq = 2 * uint64_t(round) + i;
+        uint64_t slots = t.whole.slots(); // message seq - slots came back
+        ASSERT_TRUE(t.waitFor(t.word(0, t.conn->tail),
+                              seq >= slots ? seq + 1 - slots : 0));
+        t.send(seq, 32, char('k' + seq));
+        ASSERT_TRUE(t.waitFor(t.word(1, t.conn->head), seq + 1));
+        storeRelease(t.word(1, t.conn->recvTail), seq + 1);
+      }
+      ASSERT_TRUE(t.waitFor(t.word(0, t.conn->tail), 2 * uint64_t(round) + 2));
+      auto until = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+      while ((t.proxies[0]->messagesDue() || t.proxies[1]->messagesDue()) &&
+             std::chrono::steady_clock::now() < until)
+        std::this_thread::sleep_for(std::chrono::microseconds(50));
+      EXPECT_EQ(t.proxies[0]->messagesDue(), 0u);
+      EXPECT_EQ(t.proxies[1]->messagesDue(), 0u);
+    }
+    t.proxies[0]->requestStop(5);
+    t.proxies[1]->requestStop(5);
+    EXPECT_TRUE(t.proxies[0]->stop(5).ok());
+    EXPECT_TRUE(t.proxies[1]->stop(5).ok());
+  }
 }
 
 TEST(DeviceProxyTest, APeerThatDiesIsNamedAndAbortsTheLaunch) {
