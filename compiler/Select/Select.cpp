@@ -9,6 +9,7 @@
 #include "mlir/IR/BuiltinAttributes.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
+#include <chrono>
 #include <condition_variable>
 #include <deque>
 #include <memory>
@@ -180,16 +181,21 @@ uint32_t channelsInUse(const sched::Program &program) {
 }
 
 /// "fastest of 12 simulated candidates, 23 more ruled out by a lower
-/// bound".
+/// bound, 4 more could not run" (expansion refused them, their channels
+/// could not all be resident, or the simulation failed).
 static std::string whyText(const SelectionRecord &record) {
   if (!record.measured.empty())
     return record.measured;
+  size_t simulated = 0;
+  for (const Candidate &c : record.tried)
+    simulated += c.seconds >= 0;
   std::string why =
-      llvm::formatv("fastest of {0} simulated candidates", record.tried.size())
-          .str();
+      llvm::formatv("fastest of {0} simulated candidates", simulated).str();
   if (record.pruned)
     why += llvm::formatv(", {0} more ruled out by a lower bound", record.pruned)
                .str();
+  if (size_t failed = record.tried.size() - simulated)
+    why += llvm::formatv(", {0} more could not run", failed).str();
   return why;
 }
 
@@ -235,7 +241,7 @@ public:
                     const lowering::LoweredCollective &lowered,
                     const sim::SimOptions &simOptions)
       : selector(selector), record(record), lowered(lowered),
-        simOptions(simOptions) {
+        simOptions(simOptions), begun(std::chrono::steady_clock::now()) {
     unsigned threads = selector.options.threads;
     if (threads == 0)
       threads = std::min(8u, std::max(1u, std::thread::hardware_concurrency()));
@@ -266,14 +272,14 @@ public:
     }
     undecided.push_back(std::move(job));
     while (undecided.size() > helpers)
-      decideOldest();
+      decide();
   }
 
   /// Decides every candidate left and stops the helpers; removes the
   /// pruned candidates from record.tried.
   void finish() {
     while (!undecided.empty())
-      decideOldest();
+      decide();
     {
       std::lock_guard<std::mutex> lock(mutex);
       closing = true;
@@ -309,6 +315,29 @@ private:
         second = t;
     return bound >= best &&
            (algorithm == bestAlgorithm || (second >= 0 && bound >= second));
+  }
+
+  /// decideOldest, then tells options.progress where the selection stands.
+  void decide() {
+    size_t tried = undecided.front()->tried;
+    decideOldest();
+    ++progress.decided;
+    progress.pruned = record.pruned;
+    const Candidate &c = record.tried[tried];
+    if (!pruned.count(tried) && c.seconds >= 0) {
+      ++progress.simulated;
+      if (progress.bestSeconds < 0 || c.seconds < progress.bestSeconds) {
+        progress.bestSeconds = c.seconds;
+        progress.best = candidateLabel(c);
+      }
+    }
+    if (!selector.options.progress)
+      return;
+    progress.op = lowered.op;
+    progress.elapsedSeconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - begun)
+            .count();
+    selector.options.progress(progress);
   }
 
   void help(size_t h) {
@@ -398,6 +427,8 @@ private:
   SelectionRecord &record;
   const lowering::LoweredCollective &lowered;
   const sim::SimOptions &simOptions;
+  std::chrono::steady_clock::time_point begun;
+  SelectProgress progress;
   size_t helpers = 0;
   std::set<size_t> pruned; ///< entries of record.tried
   std::deque<std::unique_ptr<SimJob>> undecided;

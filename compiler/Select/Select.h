@@ -15,6 +15,7 @@
 #include "lowering/CollToSched/LowerCollectives.h"
 
 #include <algorithm>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -115,6 +116,19 @@ struct SelectionRecord {
   std::string tuningNote;
 };
 
+/// Where one collective's selection stands (SelectOptions::progress).
+struct SelectProgress {
+  mlir::Operation *op = nullptr; ///< the collective
+  size_t decided = 0;            ///< candidates simulated or ruled out
+  size_t simulated = 0;          ///< of which simulated
+  size_t pruned = 0;             ///< of which ruled out by the quick bound
+  /// The fastest so far ("hierarchical x16", candidateLabel) and its
+  /// predicted seconds; empty and -1 before the first.
+  std::string best;
+  double bestSeconds = -1;
+  double elapsedSeconds = 0; ///< since this collective's selection began
+};
+
 struct SelectOptions {
   /// Chunks per algorithm unit to try when --chunks does not fix them.
   std::vector<unsigned> chunkCounts = {1, 2, 4, 8, 16};
@@ -151,6 +165,10 @@ struct SelectOptions {
   /// fingerprint); else the choice is an error. Null: none.
   std::shared_ptr<const collrt::TuningTable> tuning;
   std::string tuningPath; ///< the file's name, for messages
+  /// Called after each candidate is decided, on the thread that called
+  /// choose() (collc's progress line, --progress-after); null: none. It
+  /// sees the selection only: the answer never depends on it.
+  std::function<void(const SelectProgress &)> progress;
 };
 
 class Selector {

@@ -181,6 +181,16 @@ static cl::opt<bool> selectPrune(
              "simulated candidates differs)"),
     cl::init(true), cl::cat(collcCategory));
 
+static cl::opt<double> progressAfter(
+    "progress-after",
+    cl::desc("Once a collective's selection has run this many seconds, say "
+             "on stderr how it stands (candidates decided, the fastest so "
+             "far), and again every as many seconds (default: 1 where "
+             "stderr is a terminal, whose one line is rewritten in place "
+             "and cleared at the end; 10 elsewhere). Sweeps report each "
+             "size instead"),
+    cl::value_desc("SECONDS"), cl::cat(collcCategory));
+
 static cl::opt<unsigned> selectThreads(
     "select-threads",
     cl::desc("Threads that simulate selection's candidates (default 0: the "
@@ -976,6 +986,58 @@ static int emitCandidates(MLIRContext &context, const Generated &generated,
   return written.empty() ? 1 : 0;
 }
 
+/// Selection's progress on stderr (--progress-after): nothing for a
+/// selection shorter than `after` seconds; then, on a terminal, one line
+/// rewritten in place (cleared by finish()), elsewhere a line every `after`
+/// seconds (every decision with 0).
+class SelectionProgressLine {
+public:
+  SelectionProgressLine(bool terminal, double after)
+      : terminal(terminal), after(after) {}
+  void update(const collc::SelectProgress &p) {
+    if (p.elapsedSeconds < after)
+      return;
+    if (p.op != lastOp)
+      lastPrinted = -1;
+    lastOp = p.op;
+    double every = terminal ? 0.1 : after;
+    if (lastPrinted >= 0 && p.elapsedSeconds - lastPrinted < every)
+      return;
+    lastPrinted = p.elapsedSeconds;
+    std::string line = llvm::formatv(
+        "collc: choosing {0} at {1}: {2} candidates decided ({3} simulated, "
+        "{4} ruled out by a lower bound), fastest so far {5} ({6:F1} s)",
+        p.op->getName().stripDialect(), collc::formatLocation(p.op->getLoc()),
+        p.decided, p.simulated, p.pruned,
+        p.bestSeconds < 0
+            ? std::string("none")
+            : llvm::formatv("{0}, {1:F1} us", p.best, p.bestSeconds * 1e6)
+                  .str(),
+        p.elapsedSeconds);
+    if (terminal)
+      llvm::errs() << "\r\x1b[K" << line;
+    else
+      llvm::errs() << line << "\n";
+    llvm::errs().flush();
+    printed = true;
+  }
+  /// Clears a terminal's line.
+  void finish() {
+    if (terminal && printed) {
+      llvm::errs() << "\r\x1b[K";
+      llvm::errs().flush();
+    }
+    printed = false;
+  }
+
+private:
+  bool terminal;
+  double after;
+  mlir::Operation *lastOp = nullptr;
+  double lastPrinted = -1;
+  bool printed = false;
+};
+
 /// --bytes MIN:MAX[:FACTOR]: the sweep table, JSON and plot.
 static int runSweep(MLIRContext &context, const Generated &generated,
                     const collc::topo::Topology &topology,
@@ -1186,6 +1248,12 @@ static int run() {
   compileOptions.recordTimelines = !traceFile.empty();
   compileOptions.select.prune = selectPrune;
   compileOptions.select.threads = selectThreads;
+  if (progressAfter.getNumOccurrences() &&
+      (!std::isfinite(progressAfter) || progressAfter < 0)) {
+    llvm::errs() << "collc: error: --progress-after: " << progressAfter
+                 << " is not a number of seconds >= 0\n";
+    return 1;
+  }
   if (channelBandwidthOption.getNumOccurrences()) {
     double gbps = 0;
     if (llvm::StringRef(channelBandwidthOption).trim().getAsDouble(gbps) ||
@@ -1262,9 +1330,19 @@ static int run() {
   // topology's routes.
   compileOptions.select.simulation.routes =
       std::make_shared<collc::RouteMemo>(*topology);
+  bool terminal = llvm::sys::Process::StandardErrIsDisplayed();
+  auto progressLine = std::make_shared<SelectionProgressLine>(
+      terminal, progressAfter.getNumOccurrences() ? double(progressAfter)
+                : terminal                        ? 1.0
+                                                  : 10.0);
+  compileOptions.select.progress =
+      [progressLine](const collc::SelectProgress &p) {
+        progressLine->update(p);
+      };
   FailureOr<std::unique_ptr<collc::sweep::Compiled>> compiledOr =
       collc::sweep::compileModule(*module, *topology, topologyName,
                                   topologyPath, library, compileOptions);
+  progressLine->finish();
   if (failed(compiledOr))
     return 1;
   collc::sweep::Compiled &compiled = **compiledOr;
