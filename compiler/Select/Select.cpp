@@ -512,6 +512,15 @@ Selector::choose(const lowering::LoweredCollective &lowered,
     if (choosesChannels(*algorithm, lowered, topology, simOptions))
       channelCounts = options.channelCounts;
     MoreChannelsAtWork worthTrying;
+    // A built-in schedule puts more of its channels to work as its chunks
+    // grow, and all of its `channels` sets once it has that many chunks
+    // per unit. So a program that cannot be resident (too many channels)
+    // with c chunks cannot with more, and one with c >= channels chunks
+    // cannot with more channels and as many chunks as channels or more:
+    // those are not expanded (at 32 rings and 128 chunks an expansion
+    // costs tens of ms). Fewer chunks than channels still are. Part of
+    // pruning: --select-prune=false expands them all.
+    int64_t crowdedFrom = 0; // the smallest such channel count, 0: none
     for (int64_t channels : channelCounts) {
       // This algorithm's first expansion. A larger chunk count whose program
       // is the same instruction for instruction (opcodes, peers, buffers)
@@ -526,7 +535,13 @@ Selector::choose(const lowering::LoweredCollective &lowered,
           chunks || sched::ScheduleOp(algorithm->schedule).getChunksPerPart()
               ? counts
               : chunkCountsWithChannels(counts, channels);
+      unsigned crowdedAt = 0; // the fewest chunks found crowded, 0: none
       for (unsigned c : chunksToTry) {
+        if (algorithm->builtin && options.prune &&
+            ((crowdedAt > 0 && c >= crowdedAt) ||
+             (crowdedFrom > 0 && channels > crowdedFrom &&
+              int64_t(c) >= channels)))
+          continue;
         Candidate candidate;
         candidate.algorithm = algorithm;
         candidate.chunks = c;
@@ -548,9 +563,14 @@ Selector::choose(const lowering::LoweredCollective &lowered,
         }
         // A schedule whose channels cannot all be resident at once could
         // hang on a GPU (sched-verify's co-residency rule): not a candidate.
-        if (std::string crowded = tooManyChannels(*program); !crowded.empty()) {
-          candidate.error = crowded;
+        if (std::string why = tooManyChannels(*program); !why.empty()) {
+          candidate.error = why;
           record.tried.push_back(candidate);
+          if (crowdedAt == 0 || c < crowdedAt)
+            crowdedAt = c;
+          if (channels > 0 && int64_t(c) >= channels &&
+              (crowdedFrom == 0 || channels < crowdedFrom))
+            crowdedFrom = channels;
           continue;
         }
         // More channels than get work run as fewer would (a ring per chunk

@@ -145,10 +145,11 @@ struct SelectOptions {
   std::vector<int64_t> channelCounts = {1, 2, 3, 4, 6, 8, 12, 16, 24, 32};
   sim::SimOptions simulation;
   /// Whether candidates whose quickLowerBound shows they can be neither the
-  /// fastest nor the runner-up are skipped (collc --select-prune). The
-  /// choice, the runner-up and every predicted time are the same either
-  /// way; only SelectionRecord::pruned and the count of simulated
-  /// candidates differ.
+  /// fastest nor the runner-up are skipped (collc --select-prune), and a
+  /// built-in's channel and chunk counts beyond one whose channels cannot
+  /// all be resident are not expanded. The choice, the runner-up and every
+  /// predicted time are the same either way; only SelectionRecord::pruned
+  /// and the counts of simulated and failed candidates differ.
   bool prune = true;
   /// Threads that simulate candidates (collc --select-threads): 0, the
   /// host's cores (at most 8); 1, none besides the caller. Candidates are
