@@ -912,11 +912,14 @@ void DeviceProxy::idle(exec::Backoff &backoff) {
   exec::Backoff::preciseTimers();
   uint64_t seen = seenExpected_;
   std::unique_lock<std::mutex> lock(wakeMutex_);
+  // A stop ends the sleep once (then the thread drains and leaves, sleeping
+  // as usual in between).
   bool launch =
       wake_.wait_for(lock, std::chrono::microseconds(backoff.takeSleep()), [&] {
         return expected_.load(std::memory_order_acquire) != seen ||
-               stopping_.load(std::memory_order_acquire);
+               (!stopNoticed_ && stopping_.load(std::memory_order_acquire));
       });
+  stopNoticed_ = stopNoticed_ || stopping_.load(std::memory_order_acquire);
   if (launch && expected_.load(std::memory_order_acquire) != seen) {
     wakeups_.fetch_add(1, std::memory_order_relaxed);
     backoff = exec::Backoff();

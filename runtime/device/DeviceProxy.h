@@ -229,6 +229,7 @@ private:
   /// queued behind long work) it sleeps as when idle, still woken by the
   /// next launch.
   uint64_t seenExpected_ = 0;
+  bool stopNoticed_ = false;
   std::chrono::steady_clock::time_point lastActive_{};
   static constexpr std::chrono::seconds kAttentive{1};
   /// Its sleep between polls while messages are due: short next to the
