@@ -26,9 +26,13 @@ static std::string functionOf(Operation *op) {
 }
 
 /// Fills the simulated figures of a lowered, verified collective.
+/// `selectedSeconds` >= 0: selection already simulated this very program
+/// (the same algorithm, chunks and parameters, on the same model) and
+/// predicted that; no timeline is wanted, so it is not simulated again.
 static void simulateRow(CollectiveRow &row, const CheckedCollective &c,
                         const topo::Topology &topology,
-                        const ReportOptions &options) {
+                        const ReportOptions &options,
+                        double selectedSeconds = -1) {
   const lowering::LoweredCollective &l = c.lowered;
   if (l.elementsPerRank < 0) {
     row.note = "sizes known only at run time: not simulated";
@@ -38,7 +42,11 @@ static void simulateRow(CollectiveRow &row, const CheckedCollective &c,
   sim::SimOptions simOptions = options.simulation;
   simOptions.recordTimeline = options.recordTimelines;
   simOptions.recordLinkLoad = options.recordTimelines;
-  sim::SimResult result = simulateLowered(*c.program, l, topology, simOptions);
+  sim::SimResult result;
+  if (selectedSeconds >= 0 && !options.recordTimelines)
+    result.totalTime = selectedSeconds;
+  else
+    result = simulateLowered(*c.program, l, topology, simOptions);
   if (!result.ok()) {
     row.note = "simulation failed: " + result.error;
     return;
@@ -355,8 +363,15 @@ Report buildReport(ModuleOp module, const topo::Topology &topology,
     row.verified = c.verified();
     row.raceCheckSkipped = c.verify.raceCheckSkipped;
     report.verified &= row.verified;
+    double selectedSeconds = -1;
     if (selector)
       if (const SelectionRecord *record = selector->record(l.op)) {
+        // The chosen program as selection simulated it (not a measured
+        // choice, which may not have been simulated).
+        if (record->best && !record->measurement &&
+            record->best->algorithm == l.algorithm &&
+            record->best->k == l.expand.chunksPerPart)
+          selectedSeconds = record->best->seconds;
         row.runnerUp = record->runnerUp;
         row.measured = record->measurement;
         if (record->measurement)
@@ -376,7 +391,7 @@ Report buildReport(ModuleOp module, const topo::Topology &topology,
                                                  l.expand.params)));
     if (c.verified()) {
       row.program = &*c.program;
-      simulateRow(row, c, topology, options);
+      simulateRow(row, c, topology, options, selectedSeconds);
       // Channels no rank uses (a parameter such as `rings` asks for more
       // than the chunks give work to): say so, they do not run in parallel.
       size_t channels = 0;
