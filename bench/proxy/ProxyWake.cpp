@@ -63,6 +63,19 @@ void storeRelease(uint64_t *w, uint64_t v) {
   std::exit(1);
 }
 
+/// Polls `done` between sleeps of about a microsecond (the "kernel" is a
+/// GPU's: it takes no core from the proxies) for up to 10 s.
+template <typename F> bool waitUntil(F done) {
+  exec::Backoff::preciseTimers();
+  auto until = Clock::now() + std::chrono::seconds(10);
+  while (!done())
+    if (Clock::now() > until)
+      return false;
+    else
+      std::this_thread::sleep_for(std::chrono::microseconds(1));
+  return true;
+}
+
 struct Pair {
   dev::LaunchLayout whole;
   const dev::LaunchLayout::Connection *conn = nullptr;
@@ -156,31 +169,16 @@ struct Pair {
   uint64_t *word(int32_t r, uint64_t offset) {
     return reinterpret_cast<uint64_t *>(host(r) + offset);
   }
-  /// Waits until *w >= value, polling every microsecond or so between
-  /// sleeps (the kernel is a GPU's, not a CPU's: it must not take a core
-  /// from the proxies); false after 10 s or when a proxy failed.
+  /// Waits (waitUntil) until *w >= value; false after 10 s or when a
+  /// proxy failed.
   bool waitFor(const uint64_t *w, uint64_t value) {
-    exec::Backoff::preciseTimers();
-    auto until = Clock::now() + std::chrono::seconds(10);
-    while (loadAcquire(w) < value) {
-      if (proxies[0]->failed() || proxies[1]->failed() || Clock::now() > until)
-        return false;
-      std::this_thread::sleep_for(std::chrono::microseconds(1));
-    }
-    return true;
+    return waitUntil([&] {
+             return loadAcquire(w) >= value || proxies[0]->failed() ||
+                    proxies[1]->failed();
+           }) &&
+           loadAcquire(w) >= value;
   }
 };
-
-/// Polls `done` between sleeps for up to 10 s.
-template <typename F> bool waitUntil(F done) {
-  auto until = Clock::now() + std::chrono::seconds(10);
-  while (!done())
-    if (Clock::now() > until)
-      return false;
-    else
-      std::this_thread::sleep_for(std::chrono::microseconds(1));
-  return true;
-}
 
 struct Row {
   double gapMs = 0;

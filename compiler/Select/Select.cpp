@@ -321,6 +321,8 @@ private:
   void decide() {
     size_t tried = undecided.front()->tried;
     decideOldest();
+    if (!selector.options.progress)
+      return;
     ++progress.decided;
     progress.pruned = record.pruned;
     const Candidate &c = record.tried[tried];
@@ -331,8 +333,6 @@ private:
         progress.best = candidateLabel(c);
       }
     }
-    if (!selector.options.progress)
-      return;
     progress.op = lowered.op;
     progress.elapsedSeconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - begun)

@@ -83,15 +83,29 @@ SweepRow makeRow(const Compiled &compiled, const ProgramSpec &spec,
 
 void Progress::update(size_t done, size_t total, const SweepRow &row,
                       double elapsed) {
+  if (!os || (!terminal && elapsed < quietSeconds))
+    return;
+  print(
+      llvm::formatv(
+          "collc: sweep {0}/{1}: {2} per rank: {3} x{4}, {5:F1} us ({6:F1} s)",
+          done, total, formatBytes(row.bytes),
+          row.algorithm.empty() ? "-" : row.algorithm, row.chunks,
+          row.predictedUs, elapsed),
+      elapsed);
+}
+
+void Progress::show(const std::string &line, double elapsed) {
+  if (elapsed >= quietSeconds)
+    print(line, elapsed);
+}
+
+void Progress::print(const std::string &line, double elapsed) {
   if (!os)
     return;
-  if (!terminal && elapsed < quietSeconds)
+  if (lastShown >= 0 && elapsed >= lastShown &&
+      elapsed - lastShown < everySeconds)
     return;
-  std::string line = llvm::formatv(
-      "collc: sweep {0}/{1}: {2} per rank: {3} x{4}, {5:F1} us ({6:F1} s)",
-      done, total, formatBytes(row.bytes),
-      row.algorithm.empty() ? "-" : row.algorithm, row.chunks, row.predictedUs,
-      elapsed);
+  lastShown = elapsed;
   if (terminal)
     *os << "\r\x1b[K" << line;
   else
@@ -105,6 +119,7 @@ void Progress::finish() {
     *os << "\r\x1b[K";
     os->flush();
   }
+  printed = false;
 }
 
 FailureOr<SweepResult>

@@ -72,20 +72,32 @@ SweepRow makeRow(const Compiled &compiled, const ProgramSpec &spec,
                  const lowering::AlgorithmLibrary &library,
                  const topo::Topology &topology, const CompileOptions &options);
 
-/// Prints "collc: [3/31] 32 B: ring x1 ..." lines while a sweep runs: on a
-/// terminal one line rewritten in place, elsewhere one line per size once
-/// the sweep has run for `quietSeconds`.
+/// Prints progress lines while long work runs, at most one per
+/// `everySeconds`: on a terminal one line rewritten in place, elsewhere a
+/// line each. A sweep's ("collc: sweep 3/31: 32 B per rank: ring x1 ...",
+/// update()) show at once on a terminal and after `quietSeconds`
+/// elsewhere; show()'s (collc's selection progress) after `quietSeconds`
+/// everywhere.
 class Progress {
 public:
-  Progress(llvm::raw_ostream *os, bool terminal, double quietSeconds = 10)
-      : os(os), terminal(terminal), quietSeconds(quietSeconds) {}
+  Progress(llvm::raw_ostream *os, bool terminal, double quietSeconds = 10,
+           double everySeconds = 0)
+      : os(os), terminal(terminal), quietSeconds(quietSeconds),
+        everySeconds(everySeconds) {}
   void update(size_t done, size_t total, const SweepRow &row, double elapsed);
+  /// Shows `line` for work that has run `elapsed` seconds (an elapsed time
+  /// below the last one shown starts a new series: the next piece of work).
+  void show(const std::string &line, double elapsed);
+  /// Clears a terminal's line.
   void finish();
 
 private:
+  void print(const std::string &line, double elapsed);
+
   llvm::raw_ostream *os;
   bool terminal;
-  double quietSeconds;
+  double quietSeconds, everySeconds;
+  double lastShown = -1;
   bool printed = false;
 };
 

@@ -823,6 +823,15 @@ Status CudaCollective::setBuffers(const std::vector<cu::DevicePtr> &inputs,
 }
 
 Status CudaCollective::enqueue(cu::Stream stream) {
+  if (Status s = launchKernels(stream); !s.ok())
+    return s;
+  ++launchesPending_;
+  if (proxy_)
+    proxy_->launched(); // its messages are due
+  return Status::success();
+}
+
+Status CudaCollective::launchKernels(cu::Stream stream) {
   const LaunchLayout &l = layout_;
   if (failed_)
     return failure_;
@@ -868,9 +877,6 @@ Status CudaCollective::enqueue(cu::Stream stream) {
           res != cu::kSuccess)
         return d_->fail(l.name() + ": avg's division", "cuLaunchKernel", res);
     }
-  ++launchesPending_;
-  if (proxy_ && !capturing_)
-    proxy_->launched(); // its messages are due: no idle sleeps
   return Status::success();
 }
 
@@ -897,10 +903,7 @@ Status CudaCollective::prepareGraph(cu::Stream stream) {
       return d_->fail(layout_.name() + ": capturing a graph (the stream must "
                                        "not be the NULL stream)",
                       "cuStreamBeginCapture", r);
-    capturing_ = true;
-    Status s = enqueue(stream);
-    capturing_ = false;
-    --launchesPending_; // captured, not run
+    Status s = launchKernels(stream); // captured, not run
     cu::Result r = d_->cuStreamEndCapture(stream, &graph_);
     if (!s.ok())
       return s;

@@ -196,6 +196,8 @@ public:
   void abort();
 
 private:
+  /// enqueue's work without counting a launch (prepareGraph captures it).
+  Status launchKernels(cu::Stream stream);
   Status snapshot(LaunchSnapshot *s) const;
   /// Polls `event` with the watchdog and the peer check (wait()'s body).
   Status waitFor(cu::Event event);
@@ -239,8 +241,6 @@ private:
   std::vector<cu::Event> spareMarks_;
   /// Launches finished and checked, and enqueued since.
   uint64_t launchesDone_ = 0, launchesPending_ = 0;
-  /// prepareGraph's enqueue: captured, not launched (no proxy_->launched()).
-  bool capturing_ = false;
   bool failed_ = false;
   Status failure_;
   /// By rank: this launch's host arenas (host buffers, pinned), and the

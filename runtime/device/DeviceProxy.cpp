@@ -840,7 +840,8 @@ void DeviceProxy::run(std::vector<std::string> handles, double connectSeconds) {
     }
     if (progressed) {
       backoff = exec::Backoff();
-      lastActive_ = std::chrono::steady_clock::now();
+      if (polling_ == ProxyPolling::Launch) // (idle()'s clock)
+        lastActive_ = std::chrono::steady_clock::now();
     } else {
       idle(backoff);
     }

@@ -986,57 +986,19 @@ static int emitCandidates(MLIRContext &context, const Generated &generated,
   return written.empty() ? 1 : 0;
 }
 
-/// Selection's progress on stderr (--progress-after): nothing for a
-/// selection shorter than `after` seconds; then, on a terminal, one line
-/// rewritten in place (cleared by finish()), elsewhere a line every `after`
-/// seconds (every decision with 0).
-class SelectionProgressLine {
-public:
-  SelectionProgressLine(bool terminal, double after)
-      : terminal(terminal), after(after) {}
-  void update(const collc::SelectProgress &p) {
-    if (p.elapsedSeconds < after)
-      return;
-    if (p.op != lastOp)
-      lastPrinted = -1;
-    lastOp = p.op;
-    double every = terminal ? 0.1 : after;
-    if (lastPrinted >= 0 && p.elapsedSeconds - lastPrinted < every)
-      return;
-    lastPrinted = p.elapsedSeconds;
-    std::string line = llvm::formatv(
-        "collc: choosing {0} at {1}: {2} candidates decided ({3} simulated, "
-        "{4} ruled out by a lower bound), fastest so far {5} ({6:F1} s)",
-        p.op->getName().stripDialect(), collc::formatLocation(p.op->getLoc()),
-        p.decided, p.simulated, p.pruned,
-        p.bestSeconds < 0
-            ? std::string("none")
-            : llvm::formatv("{0}, {1:F1} us", p.best, p.bestSeconds * 1e6)
-                  .str(),
-        p.elapsedSeconds);
-    if (terminal)
-      llvm::errs() << "\r\x1b[K" << line;
-    else
-      llvm::errs() << line << "\n";
-    llvm::errs().flush();
-    printed = true;
-  }
-  /// Clears a terminal's line.
-  void finish() {
-    if (terminal && printed) {
-      llvm::errs() << "\r\x1b[K";
-      llvm::errs().flush();
-    }
-    printed = false;
-  }
-
-private:
-  bool terminal;
-  double after;
-  mlir::Operation *lastOp = nullptr;
-  double lastPrinted = -1;
-  bool printed = false;
-};
+/// Selection's progress line (--progress-after): candidates decided and
+/// the fastest so far.
+static std::string selectionProgressLine(const collc::SelectProgress &p) {
+  return llvm::formatv(
+      "collc: choosing {0} at {1}: {2} candidates decided ({3} simulated, "
+      "{4} ruled out by a lower bound), fastest so far {5} ({6:F1} s)",
+      p.op->getName().stripDialect(), collc::formatLocation(p.op->getLoc()),
+      p.decided, p.simulated, p.pruned,
+      p.bestSeconds < 0
+          ? std::string("none")
+          : llvm::formatv("{0}, {1:F1} us", p.best, p.bestSeconds * 1e6).str(),
+      p.elapsedSeconds);
+}
 
 /// --bytes MIN:MAX[:FACTOR]: the sweep table, JSON and plot.
 static int runSweep(MLIRContext &context, const Generated &generated,
@@ -1330,14 +1292,18 @@ static int run() {
   // topology's routes.
   compileOptions.select.simulation.routes =
       std::make_shared<collc::RouteMemo>(*topology);
+  // Selection's progress: after --progress-after seconds (1 on a
+  // terminal, rewritten at most every 0.1 s; 10 elsewhere, a line every as
+  // many seconds).
   bool terminal = llvm::sys::Process::StandardErrIsDisplayed();
-  auto progressLine = std::make_shared<SelectionProgressLine>(
-      terminal, progressAfter.getNumOccurrences() ? double(progressAfter)
-                : terminal                        ? 1.0
-                                                  : 10.0);
+  double after = progressAfter.getNumOccurrences() ? double(progressAfter)
+                 : terminal                        ? 1.0
+                                                   : 10.0;
+  auto progressLine = std::make_shared<collc::sweep::Progress>(
+      &llvm::errs(), terminal, after, terminal ? 0.1 : after);
   compileOptions.select.progress =
       [progressLine](const collc::SelectProgress &p) {
-        progressLine->update(p);
+        progressLine->show(selectionProgressLine(p), p.elapsedSeconds);
       };
   FailureOr<std::unique_ptr<collc::sweep::Compiled>> compiledOr =
       collc::sweep::compileModule(*module, *topology, topologyName,
