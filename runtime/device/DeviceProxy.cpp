@@ -749,8 +749,21 @@ Status DeviceProxy::sayGoodbye() {
   for (;;) {
     bool all = true;
     for (auto &link : links_) {
-      if (!link->sends || !link->closed.ok() || link->peerLeft)
+      if (!link->closed.ok() || link->peerLeft)
         continue;
+      if (!link->sends) {
+        // Leave only once the peer has said its goodbye too (or hung up):
+        // it says it when its own sends have completed, so this side's
+        // hang-up never reaches a peer whose last completions it has not
+        // yet polled (a sender whose socket closes with requests
+        // outstanding reports a lost message).
+        bool progressed = false;
+        if (Status s = linkProgress(*link, &progressed); !s.ok())
+          link->closed = s;
+        else if (!link->peerLeft)
+          all = false;
+        continue;
+      }
       if (Status s = link->sendComm->progress(); !s.ok()) {
         link->closed = s; // gone already: nothing was lost
         continue;
@@ -786,9 +799,10 @@ Status DeviceProxy::sayGoodbye() {
     if (Deadline::Clock::now().time_since_epoch().count() >=
         stopAt_.load(std::memory_order_acquire) +
             Deadline::Clock::duration(std::chrono::seconds(2)).count())
-      return Status(ErrorCode::Timeout,
-                    what_ + ": the peers did not take the goodbye within 2 s "
-                            "of the stop deadline");
+      return Status(
+          ErrorCode::Timeout,
+          what_ + ": the peers did not take or say the goodbye within 2 s "
+                  "of the stop deadline");
     backoff.pause();
   }
 }
