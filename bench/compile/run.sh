@@ -16,7 +16,9 @@
 #   bash bench/compile/run.sh [BUILD_DIR]
 #   COLLECTIVES="all_reduce" SIZES="1GiB" REPEAT=5 bash bench/compile/run.sh build
 #
-# Results: ../RESULTS.md, section "Compile time (DESIGN.md)".
+# Results: RESULTS.md here, which
+#   python3 bench/record.py compile "bash bench/compile/run.sh build"
+# rewrites in the template of bench/README.md.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
