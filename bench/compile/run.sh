@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Compile time of collc (DESIGN.md, "Numbers we hold ourselves to": "any
+# Compile time of collc (docs/design.md, "Numbers we hold ourselves to": "any
 # collective on dgx8x8 in well under a second"). For every collective and
 # size below, times
 #
