@@ -1,5 +1,4 @@
-//===- ScaleTest.cpp - 1024-rank schedules simulate completely
-//-------------===//
+//===- ScaleTest.cpp - 1024-rank schedules simulate completely ------------===//
 //
 // 1024-rank schedules (about 1M transfers) simulate to completion with the
 // right counts. Their times are printed, never asserted: speed is measured
