@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Compile time of collc (DESIGN.md, "Numbers we hold ourselves to": "any
+# Compile time of collc (docs/design.md, "Numbers we hold ourselves to": "any
 # collective on dgx8x8 in well under a second"). For every collective and
 # size below, times
 #
@@ -16,7 +16,9 @@
 #   bash bench/compile/run.sh [BUILD_DIR]
 #   COLLECTIVES="all_reduce" SIZES="1GiB" REPEAT=5 bash bench/compile/run.sh build
 #
-# Results: ../RESULTS.md, section "Compile time (DESIGN.md)".
+# Results: RESULTS.md here, which
+#   python3 bench/record.py compile "bash bench/compile/run.sh build"
+# rewrites in the template of bench/README.md.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)

@@ -21,7 +21,7 @@
 #     torch doing the same, when python3 has torch), all_reduce of 8 KiB
 #     graph-launched;
 #  5. prints the tables (bench/gpu/tables.py) and writes them, with every
-#     row and log, to OUTDIR.
+#     row and log, to OUTDIR (bench/gpu/RESULTS.md says how to record them).
 # Every step has a time limit within a total of 465 s (COLLC_GPU_BUDGET), so
 # the script ends within 8 minutes; a step cut short says so in its table.
 # Exit: 0 all ran and every check passed, 1 a check or step failed, 2 usage
@@ -362,7 +362,7 @@ esac
 
 # The device proxy's wake-up (no GPU needed): a message between two proxies
 # after an idle gap, --proxy-polling sleep against launch, on this host's
-# cores (bench/RESULTS.md, "Device proxy wake-up").
+# cores (bench/proxy/RESULTS.md).
 step proxy-wake 20 0 "$BUILD/bin/collc-bench-proxy" --iterations 100 &&
   cp "$OUT/logs/proxy-wake.log" "$OUT/proxy-wake.md"
 

@@ -38,6 +38,9 @@
 # (docs/collc-run.md).
 # BUILD_DIR (default build) must hold bin/collc, bin/collc-run and
 # bin/collc-bench-mpi.
+# Results: bench/mpi/RESULTS.md, which
+#   python3 bench/record.py mpi "bash bench/mpi/run.sh build"
+# rewrites in the template of bench/README.md.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 build=${1:-$root/build}

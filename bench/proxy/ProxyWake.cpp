@@ -1,5 +1,4 @@
-//===- ProxyWake.cpp - how long a message waits for an idle device proxy
-//---===//
+//===- ProxyWake.cpp - how long a message waits for an idle device proxy --===//
 //
 // collc-bench-proxy (bench/README.md): two DeviceProxies over TCP on
 // loopback, for a 2-rank layout whose ranks are on two hosts, as

@@ -2,7 +2,9 @@
 # Prints the tables of issue 4, section 6 (selection and simulation quality):
 # efficiency of collc's choices against the lower bounds on dgx8x8, and
 # collc's choice against NCCL-style baselines over sizes 8 B .. 8 GiB on
-# every bundled topology. See README.md; results in ../RESULTS.md.
+# every bundled topology. See README.md; results in RESULTS.md here, which
+#   python3 bench/record.py selection --markdown "bash bench/selection/run.sh"
+# rewrites in the template of bench/README.md.
 #
 #   bash bench/selection/run.sh                    # everything
 #   bash bench/selection/run.sh --tables targets   # only the dgx8x8 targets

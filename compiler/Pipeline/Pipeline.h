@@ -1,5 +1,4 @@
-//===- Pipeline.h - pass pipelines shared by collc and collc-opt -*- C++
-//-*-===//
+//===- Pipeline.h - pass pipelines shared by collc, collc-opt ---*- C++ -*-===//
 //
 // collc and collc-opt build their pipelines from these functions so that the
 // driver never repeats a pass list (as CIRCT's firtool does).

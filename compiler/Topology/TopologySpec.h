@@ -1,5 +1,4 @@
-//===- TopologySpec.h - a topology file, checked, before expansion -*- C++
-//-*-===//
+//===- TopologySpec.h - a topology file, checked, unexpanded ----*- C++ -*-===//
 //
 // What the parser reads out of the JSON (every value checked, every name
 // resolved to an index) and the builder expands into the device/link graph.

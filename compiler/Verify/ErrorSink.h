@@ -1,5 +1,4 @@
-//===- ErrorSink.h - collects verifier errors, a few of each kind -*- C++
-//-*-===//
+//===- ErrorSink.h - collects verifier errors, a few a kind -----*- C++ -*-===//
 //
 // A broken schedule of a million instructions can break a rule a million
 // times; the sink keeps the first few errors of each kind and counts the

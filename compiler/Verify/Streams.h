@@ -1,5 +1,4 @@
-//===- Streams.h - numbering of channel streams and instructions -*- C++
-//-*-===//
+//===- Streams.h - numbering channel streams and instructions ---*- C++ -*-===//
 //
 // Flat numbering of a program's (rank, channel) streams and of all its
 // instructions, so that per-stream and per-instruction state lives in flat

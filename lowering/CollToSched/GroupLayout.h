@@ -1,5 +1,4 @@
-//===- GroupLayout.h - how a collective's group lies on the mesh -*- C++
-//-*-===//
+//===- GroupLayout.h - how a collective's group lies on a mesh --*- C++ -*-===//
 #ifndef COLLC_LOWERING_COLLTOSCHED_GROUPLAYOUT_H
 #define COLLC_LOWERING_COLLTOSCHED_GROUPLAYOUT_H
 

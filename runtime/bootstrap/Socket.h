@@ -1,5 +1,4 @@
-//===- Socket.h - TCP helpers of the bootstrap and the tcp transport -*- C++
-//-*-===//
+//===- Socket.h - TCP helpers of bootstrap and tcp transport ----*- C++ -*-===//
 //
 // Non-blocking sockets with deadlines: every wait is a poll() bounded by a
 // Deadline, every failing system call becomes a Status naming the address,

@@ -1,5 +1,4 @@
-//===- ElementCodec.h - element values of every type, as doubles -*- C++
-//-*-===//
+//===- ElementCodec.h - element values of any type, as doubles --*- C++ -*-===//
 //
 // The reference of collc-run --check reads and writes buffers of every
 // element type of the coll dialect through doubles. It carries its own

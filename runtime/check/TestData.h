@@ -1,5 +1,4 @@
-//===- TestData.h - position-dependent inputs of collc-run --check -*- C++
-//-*-===//
+//===- TestData.h - position-dependent inputs of --check --------*- C++ -*-===//
 //
 // The input element i of group rank s in iteration t of a checked run holds
 // value(s, i), a hash of (s, i, t): never constant per rank, never the same

@@ -1,5 +1,4 @@
-//===- TypedElement.h - one element type's bits and values, inlined -*- C++
-//-*-===//
+//===- TypedElement.h - one element type's bits and values ------*- C++ -*-===//
 //
 // The check library's conversions for one element type known at compile
 // time, so that its loops over millions of elements (TestData's inputs,

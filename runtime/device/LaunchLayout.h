@@ -64,7 +64,7 @@ bool parseGpuMemoryRegistration(const std::string &name,
 ///   launches so far have not all moved it polls every 10 us (for at most
 ///   1 s without progress), as NCCL's proxy polls while it has work.
 ///   Measured so far only on a 2-core VM, where it was no faster and
-///   often slower (bench/RESULTS.md, "Device proxy wake-up"), so Sleep
+///   often slower (bench/proxy/RESULTS.md), so Sleep
 ///   stays the default until a GPU host has been measured (bench/gpu/run.sh
 ///   runs collc-bench-proxy).
 enum class ProxyPolling { Sleep, Launch };

@@ -1,5 +1,4 @@
-//===- ChannelRunner.h - one channel's instruction stream, tile by tile -*- C++
-//-*-===//
+//===- ChannelRunner.h - a channel's instructions, tile by tile -*- C++ -*-===//
 //
 // Each channel of a rank (on its own thread or as a fiber, Fibers.h) runs
 // its instruction stream once per tile

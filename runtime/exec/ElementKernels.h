@@ -1,5 +1,4 @@
-//===- ElementKernels.h - reductions and avg's division, per type -*- C++
-//-*-===//
+//===- ElementKernels.h - reductions and avg's division by type -*- C++ -*-===//
 //
 // The arithmetic of the CPU executor: element-wise reductions of two arrays
 // and avg's final division, for every DataType. Plain loops the compiler

@@ -1,5 +1,4 @@
-//===- Executor.h - the CPU executor: one collective on one rank -*- C++
-//-*-===//
+//===- Executor.h - the CPU executor: a collective on a rank ----*- C++ -*-===//
 //
 // Runs one plan entry for one world rank over a Transport: finds the rank's
 // group, cuts its buffers into chunks and tiles for the count, connects the

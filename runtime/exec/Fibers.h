@@ -1,5 +1,4 @@
-//===- Fibers.h - several channels on one thread, switching while waiting -*-
-// C++ -*-===//
+//===- Fibers.h - channels of one thread, switching on waits ----*- C++ -*-===//
 //
 // A rank runs more channels than it has cores to give them when several
 // ranks share a host (8 processes on 2 cores run 8 x 7 channels of an

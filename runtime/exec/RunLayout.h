@@ -1,5 +1,4 @@
-//===- RunLayout.h - one rank's view of a collective for one count -*- C++
-//-*-===//
+//===- RunLayout.h - a rank's view of a collective for a count --*- C++ -*-===//
 //
 // Everything the executor derives from a plan entry before it moves a byte:
 // the rank's group and group rank, its buffers cut into chunks for the

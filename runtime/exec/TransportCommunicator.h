@@ -1,5 +1,4 @@
-//===- TransportCommunicator.h - a Communicator over a Transport -*- C++
-//-*-===//
+//===- TransportCommunicator.h - a Communicator on a Transport --*- C++ -*-===//
 //
 // The one implementation of collrt.h's Communicator: a rank's transport
 // (in-process, shm, tcp or ib), the bootstrap it was set up with (multi-process

@@ -1,5 +1,4 @@
-//===- IbvQueuePair.h - an RC queue pair with its completion queue -*- C++
-//-*-===//
+//===- IbvQueuePair.h - RC queue pair and completion queue ------*- C++ -*-===//
 //
 // Internal to CollRtNet (IbvComm.cpp, IbvConnect.cpp); only built with
 // <infiniband/verbs.h>.

@@ -1,5 +1,4 @@
-//===- Net.h - the network interface under the tcp and ib transports -*- C++
-//-*-===//
+//===- Net.h - the network interface of tcp and ib --------------*- C++ -*-===//
 //
 // A point-to-point network in the shape of NCCL's net plugin API
 // (ncclNet_v8): devices with their properties, listen/connect/accept giving

@@ -1,5 +1,4 @@
-//===- Agreement.h - collective steps of connect() over a bootstrap -*- C++
-//-*-===//
+//===- Agreement.h - connect()'s collective steps ---------------*- C++ -*-===//
 //
 // The process transports (shm, tcp) connect in the same three steps: gather
 // every rank's spec and check that they agree, set up the local side, then

@@ -1,5 +1,4 @@
-//===- SlotRing.h - a bounded single-producer single-consumer FIFO -*- C++
-//-*-===//
+//===- SlotRing.h - a bounded single-producer-consumer FIFO -----*- C++ -*-===//
 //
 // The in-process connection and the TCP transport's local queues: `slots`
 // message buffers in a ring, one sending thread and one receiving thread.

@@ -1,5 +1,4 @@
-//===- CompiledExpr.h - sched expressions compiled for evaluation -*- C++
-//-*-===//
+//===- CompiledExpr.h - sched expressions compiled to evaluate --*- C++ -*-===//
 //
 // Expansion evaluates a schedule's expressions millions of times (a
 // 1024-rank all_to_all has two million instructions), so each AffineExpr is

@@ -10,7 +10,7 @@
 //
 // Channels: the n - 1 steps are dealt round-robin to 16 channels (step s on
 // channel (s - 1) mod 16), so that up to 16 peers are in flight per rank
-// (16 thread blocks of >= 28 GB/s fill 450 GB/s of NVLink, see DESIGN.md);
+// (16 thread blocks of >= 28 GB/s fill 450 GB/s of NVLink, see docs/design.md);
 // a channel runs its steps in order. Each connection (r, r + s, channel) is
 // used by one step only.
 //

@@ -1,5 +1,4 @@
-//===- ProcessTestUtil.h - free ports and forked ranks for tests -*- C++
-//-*-===//
+//===- ProcessTestUtil.h - free ports, forked ranks for tests ---*- C++ -*-===//
 //
 // Ranks as fork()ed processes inside a GoogleTest binary: the child runs
 // one function and _exit()s with its result, so it never returns into the

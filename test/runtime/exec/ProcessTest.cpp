@@ -1,5 +1,4 @@
-//===- ProcessTest.cpp - Communicator::createFromEnvironment, forked ranks
-//-===//
+//===- ProcessTest.cpp - Communicator::createFromEnvironment, forked ranks ===//
 //
 // Each rank is a fork()ed child with COLLC_RANK, COLLC_WORLD_SIZE,
 // COLLC_LOCAL_RANK and COLLC_MASTER_ADDR/PORT set, as a launcher would: it

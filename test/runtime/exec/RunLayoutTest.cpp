@@ -1,5 +1,4 @@
-//===- RunLayoutTest.cpp - which slices a send may leave in place
-//----------===//
+//===- RunLayoutTest.cpp - which slices a send may leave in place ---------===//
 //
 // RunLayout::stableSource decides whether a message's slices may stay in
 // the sender's memory until the run ends (Transport.h's trySendParts

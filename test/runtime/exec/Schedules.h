@@ -1,5 +1,4 @@
-//===- Schedules.h - hand-built schedules for the executor's tests -*- C++
-//-*-===//
+//===- Schedules.h - hand-built schedules for executor tests ----*- C++ -*-===//
 //
 // Small sched::Program builders (after the verifier tests' builders, written
 // anew so that the runtime's tests do not depend on the compiler's): ring

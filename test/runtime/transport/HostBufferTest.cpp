@@ -1,5 +1,4 @@
-//===- HostBufferTest.cpp - collrt::allocateHostBuffer
-//---------------------===//
+//===- HostBufferTest.cpp - collrt::allocateHostBuffer --------------------===//
 //
 // The allocator's contract (page-aligned, writable, found by address, freed
 // once), and mapPeerHostBuffer on this process's own buffers: a mapping

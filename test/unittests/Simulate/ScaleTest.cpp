@@ -1,9 +1,8 @@
-//===- ScaleTest.cpp - 1024-rank schedules simulate completely
-//-------------===//
+//===- ScaleTest.cpp - 1024-rank schedules simulate completely ------------===//
 //
 // 1024-rank schedules (about 1M transfers) simulate to completion with the
 // right counts. Their times are printed, never asserted: speed is measured
-// by bench/scale and recorded in bench/RESULTS.md.
+// by bench/scale and recorded in bench/scale/RESULTS.md.
 //
 //===----------------------------------------------------------------------===//
 #include "SimTestUtil.h"
@@ -11,7 +10,7 @@
 #include <gtest/gtest.h>
 
 // Timings are printed, never asserted: speed is measured by
-// bench/scale (bench/RESULTS.md), not by unit tests.
+// bench/scale (bench/scale/RESULTS.md), not by unit tests.
 #include <chrono>
 #include <cstdio>
 

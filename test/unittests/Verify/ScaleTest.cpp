@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 
 // Timings are printed, never asserted: speed is measured by
-// bench/scale (bench/RESULTS.md), not by unit tests.
+// bench/scale (bench/scale/RESULTS.md), not by unit tests.
 #include <chrono>
 #include <cstdio>
 

@@ -1,5 +1,4 @@
-//===- ChannelCommon.h - Channel's instructions, for any backend -*- C++
-//-*-===//
+//===- ChannelCommon.h - Channel's instructions, any backend ----*- C++ -*-===//
 //
 // The implementation of collrt::dev::Channel (Channel.h) once, for the GPU
 // (ChannelCuda.cuh) and the host emulation (ChannelHost.h): a backend `B`

@@ -1,5 +1,4 @@
-//===- ChannelCuda.cuh - Channel on a GPU -----------------------*- CUDA
-//-*-===//
+//===- ChannelCuda.cuh - Channel on a GPU ----------------------*- CUDA -*-===//
 //
 // The CUDA backend of collrt::dev::Channel: the instruction logic is
 // ChannelCommon.h's (the same the host emulation runs); this file supplies
