@@ -48,7 +48,7 @@ OwningOpRef<ModuleOp> parseProgram(MLIRContext &context, llvm::StringRef text,
   return module;
 }
 
-SweepRow makeRow(const Compiled &compiled, const ProgramSpec &spec,
+SweepRow makeRow(const CollcCompilation &compiled, const ProgramSpec &spec,
                  const lowering::AlgorithmLibrary &library,
                  const topo::Topology &topology,
                  const CompileOptions &options) {
@@ -163,7 +163,7 @@ runSweep(MLIRContext &context, const ProgramSpec &spec, const ByteSizes &sizes,
     OwningOpRef<ModuleOp> module = parseProgram(context, text, name);
     if (!module)
       return failure();
-    FailureOr<std::unique_ptr<Compiled>> compiled = compileModule(
+    FailureOr<std::shared_ptr<CollcCompilation>> compiled = compileModule(
         *module, topology, topology.name(), topologyPath, library, options);
     if (failed(compiled))
       return failure();

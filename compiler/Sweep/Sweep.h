@@ -11,8 +11,8 @@
 #ifndef COLLC_COMPILER_SWEEP_SWEEP_H
 #define COLLC_COMPILER_SWEEP_SWEEP_H
 
+#include "compiler/Pipeline/Compile.h"
 #include "compiler/Sweep/Baselines.h"
-#include "compiler/Sweep/Compile.h"
 #include "compiler/Sweep/SweepSpec.h"
 
 #include "mlir/IR/MLIRContext.h"
@@ -68,7 +68,7 @@ mlir::OwningOpRef<mlir::ModuleOp> parseProgram(mlir::MLIRContext &context,
                                                llvm::StringRef bufferName);
 
 /// The row of a compiled one-collective program, with its baselines.
-SweepRow makeRow(const Compiled &compiled, const ProgramSpec &spec,
+SweepRow makeRow(const CollcCompilation &compiled, const ProgramSpec &spec,
                  const lowering::AlgorithmLibrary &library,
                  const topo::Topology &topology, const CompileOptions &options);
 

@@ -10,13 +10,13 @@
 //===----------------------------------------------------------------------===//
 #include "collrt/Tuning.h"
 #include "compiler/Check/CheckLowered.h"
+#include "compiler/Pipeline/Compile.h"
 #include "compiler/Pipeline/Pipeline.h"
 #include "compiler/Plan/PlanBuilder.h"
 #include "compiler/Report/Report.h"
 #include "compiler/Run/RunPlan.h"
 #include "compiler/Select/Select.h"
 #include "compiler/Summary/CollectiveSummary.h"
-#include "compiler/Sweep/Compile.h"
 #include "compiler/Sweep/Dot.h"
 #include "compiler/Sweep/Plot.h"
 #include "compiler/Sweep/Sweep.h"
@@ -28,6 +28,7 @@
 #include "lowering/SchedToCUDA/CudaEmitter.h"
 #include "lowering/SchedToCUDA/Fatbin.h"
 
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
@@ -368,7 +369,7 @@ static void printStages(const std::vector<collc::CheckedCollective> &checked,
   // A recv is lowered with its send, so it is not counted on its own.
   size_t lowered = 0, verified = 0, total = 0;
   for (const collc::CheckedCollective &c : checked) {
-    if (c.lowered.op->getName().getStringRef() == "coll.recv")
+    if (c.lowered.withItsSend())
       continue;
     ++total;
     lowered += c.lowered.algorithm != nullptr;
@@ -424,8 +425,7 @@ static void
 printNotLowered(const std::vector<collc::CheckedCollective> &checked,
                 llvm::raw_ostream &os) {
   for (const collc::CheckedCollective &c : checked) {
-    if (c.lowered.algorithm ||
-        c.lowered.op->getName().getStringRef() == "coll.recv")
+    if (c.lowered.algorithm || c.lowered.withItsSend())
       continue;
     std::string location = collc::formatLocation(c.lowered.op->getLoc());
     os << "not lowered: " << c.lowered.op->getName().getStringRef() << " at "
@@ -585,32 +585,25 @@ runCountsOf(const std::vector<collc::CheckedCollective> &checked) {
   // The counts operand of each plan collective so far.
   std::vector<mlir::Value> operands;
   for (const collc::CheckedCollective &c : checked) {
-    mlir::Operation *op = c.lowered.op;
-    if (op->getName().getStringRef() == "coll.recv")
+    if (c.lowered.withItsSend())
       continue;
     collc::RunCounts how;
     mlir::Value counts;
-    if (c.lowered.countsAtRunTime && op->getNumOperands() > 1) {
-      counts = op->getOperand(1);
-      auto input =
-          mlir::dyn_cast<mlir::RankedTensorType>(op->getOperand(0).getType());
-      auto axis = op->getAttrOfType<mlir::IntegerAttr>("split_axis");
-      if (input && axis) {
-        int64_t row = 1;
-        for (int64_t d = 0; d < input.getRank(); ++d)
-          if (d != axis.getInt() && !input.isDynamicDim(d))
-            row *= input.getDimSize(d);
-        how.rowElements = row;
-      }
-      mlir::Operation *def = counts.getDefiningOp();
-      auto perm =
-          def ? def->getAttrOfType<mlir::DenseI64ArrayAttr>("permutation")
-              : nullptr;
-      if (def && def->getName().getStringRef() == "linalg.transpose" && perm &&
-          perm.asArrayRef() == llvm::ArrayRef<int64_t>{1, 0} &&
-          def->getNumOperands() > 0)
+    auto v = mlir::dyn_cast<collc::coll::AllToAllVOp>(c.lowered.op);
+    if (c.lowered.countsAtRunTime && v && v.getDynamicSendCounts()) {
+      counts = v.getDynamicSendCounts();
+      RankedTensorType input = v.getInput().getType();
+      int64_t axis = int64_t(v.getSplitAxis());
+      int64_t row = 1;
+      for (int64_t d = 0; d < input.getRank(); ++d)
+        if (d != axis && !input.isDynamicDim(d))
+          row *= input.getDimSize(d);
+      how.rowElements = row;
+      if (auto transpose = counts.getDefiningOp<mlir::linalg::TransposeOp>();
+          transpose &&
+          transpose.getPermutation() == llvm::ArrayRef<int64_t>{1, 0})
         for (size_t j = 0; j < operands.size(); ++j)
-          if (operands[j] && operands[j] == def->getOperand(0))
+          if (operands[j] && operands[j] == transpose.getInput())
             how.transposeOf = int64_t(j);
     }
     operands.push_back(counts);
@@ -673,7 +666,7 @@ emitCudaKernels(const std::vector<collc::CheckedCollective> &checked,
   std::vector<collc::cuda::KernelInput> kernels;
   for (const collc::CheckedCollective &c : checked) {
     // A recv travels with its send, as in the plan.
-    if (c.lowered.op->getName().getStringRef() == "coll.recv")
+    if (c.lowered.withItsSend())
       continue;
     const collrt::PlanCollective &entry = plan.collectives[kernels.size()];
     collc::cuda::KernelInput kernel;
@@ -805,7 +798,7 @@ checkGeneratedOptions(const collc::topo::Topology &topology) {
 /// each has work) unless --chunks is given.
 static std::vector<std::pair<int64_t, unsigned>>
 candidateGrid(const collc::lowering::Algorithm &algorithm,
-              const collc::sweep::CompileOptions &options,
+              const collc::CompileOptions &options,
               const std::vector<unsigned> &counts, bool capped) {
   // A malformed --algo-param fails every candidate's compile, with its
   // reason; here it only means the channel count is not known to be set.
@@ -841,7 +834,7 @@ static int emitCandidates(MLIRContext &context, const Generated &generated,
                           const std::string &topologyName,
                           const std::string &topologyPath,
                           const collc::lowering::AlgorithmLibrary &library,
-                          const collc::sweep::CompileOptions &options,
+                          const collc::CompileOptions &options,
                           const std::string &generatedBy) {
   auto fail = [](const std::string &message) {
     llvm::errs() << "collc: error: --emit=candidates: " << message << "\n";
@@ -882,7 +875,7 @@ static int emitCandidates(MLIRContext &context, const Generated &generated,
          candidateGrid(*algorithm, options, counts, capped)) {
       ++tried;
       std::string label = algorithm->name + " x" + std::to_string(chunks);
-      collc::sweep::CompileOptions o = options;
+      collc::CompileOptions o = options;
       o.algo = name + "=" + algorithm->name;
       o.chunks = chunks;
       if (channels > 0) {
@@ -894,7 +887,7 @@ static int emitCandidates(MLIRContext &context, const Generated &generated,
       // Why a candidate does not compile is said in one line, not as the
       // diagnostics of a compilation the user did not ask for.
       std::string why;
-      mlir::FailureOr<std::unique_ptr<collc::sweep::Compiled>> compiled =
+      mlir::FailureOr<std::shared_ptr<collc::CollcCompilation>> compiled =
           mlir::failure();
       // The compiled collectives point into the module: it lives as long.
       OwningOpRef<ModuleOp> module;
@@ -907,8 +900,8 @@ static int emitCandidates(MLIRContext &context, const Generated &generated,
         module = collc::sweep::parseProgram(context, text,
                                             std::string(name) + ".mlir");
         if (module)
-          compiled = collc::sweep::compileModule(
-              *module, topology, topologyName, topologyPath, library, o);
+          compiled = collc::compileModule(*module, topology, topologyName,
+                                          topologyPath, library, o);
       }
       collrt::Plan plan;
       std::vector<std::string> errors;
@@ -1005,7 +998,7 @@ static int runSweep(MLIRContext &context, const Generated &generated,
                     const collc::topo::Topology &topology,
                     const std::string &topologyPath,
                     const collc::lowering::AlgorithmLibrary &library,
-                    const collc::sweep::CompileOptions &options) {
+                    const collc::CompileOptions &options) {
   collc::sweep::Progress progress(&llvm::errs(),
                                   llvm::sys::Process::StandardErrIsDisplayed());
   FailureOr<collc::sweep::SweepResult> result =
@@ -1202,7 +1195,7 @@ static int run() {
   for (const std::string &file : algoFiles)
     if (failed(library.loadFile(file)))
       return 1;
-  collc::sweep::CompileOptions compileOptions;
+  collc::CompileOptions compileOptions;
   compileOptions.algo = algoOption;
   compileOptions.chunks = chunksOption;
   compileOptions.maxRaceStreams = maxRaceStreams;
@@ -1305,13 +1298,13 @@ static int run() {
       [progressLine](const collc::SelectProgress &p) {
         progressLine->show(selectionProgressLine(p), p.elapsedSeconds);
       };
-  FailureOr<std::unique_ptr<collc::sweep::Compiled>> compiledOr =
-      collc::sweep::compileModule(*module, *topology, topologyName,
-                                  topologyPath, library, compileOptions);
+  FailureOr<std::shared_ptr<collc::CollcCompilation>> compiledOr =
+      collc::compileModule(*module, *topology, topologyName, topologyPath,
+                           library, compileOptions);
   progressLine->finish();
   if (failed(compiledOr))
     return 1;
-  collc::sweep::Compiled &compiled = **compiledOr;
+  collc::CollcCompilation &compiled = **compiledOr;
   const std::vector<collc::CheckedCollective> &checked = compiled.checked;
   const collc::Report &report = compiled.report;
 
