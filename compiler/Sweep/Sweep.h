@@ -109,6 +109,11 @@ runSweep(mlir::MLIRContext &context, const ProgramSpec &spec,
          const topo::Topology &topology, llvm::StringRef topologyPath,
          const CompileOptions &options, Progress *progress);
 
+/// The baselines of a generated single-size program (the report's
+/// "baselines on the same model" lines).
+void printBaselines(const SweepRow &row, const ProgramSpec &spec,
+                    llvm::raw_ostream &os);
+
 /// The table of docs/report.md ("Sweeps").
 void printSweep(const SweepResult &result, llvm::raw_ostream &os);
 
