@@ -2,10 +2,12 @@
 #include "compiler/Pipeline/Pipeline.h"
 
 #include "compiler/Check/Passes.h"
+#include "compiler/Pipeline/Compile.h"
 #include "compiler/Topology/Topology.h"
 #include "dialects/Coll/IR/CollOps.h"
 #include "dialects/Coll/Transforms/Passes.h"
 #include "dialects/Sched/Transforms/Passes.h"
+#include "lowering/CollToSched/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -29,6 +31,7 @@ void registerCollcPasses() {
   coll::registerCollPasses();
   sched::registerSchedPasses();
   registerCheckPasses();
+  lowering::registerCollToSchedPasses();
   registerCollcPipelines();
 }
 
@@ -36,11 +39,82 @@ void buildCollcFrontendPipeline(OpPassManager &pm) {
   pm.addPass(coll::createCollVerifyGraphPass());
 }
 
+void buildCollcPipeline(OpPassManager &pm,
+                        const std::shared_ptr<CollcCompilation> &compilation) {
+  buildCollcFrontendPipeline(pm);
+  buildCollcLoweringPipeline(pm, compilation);
+}
+
+namespace {
+/// --collc-pipeline's options: collc's, under the same names.
+struct CollcPipelineOptions : public PassPipelineOptions<CollcPipelineOptions> {
+  Option<std::string> topo{*this, "topo",
+                           llvm::cl::desc("the topology: a bundled name or a "
+                                          "topology JSON file (collc --topo)")};
+  ListOption<std::string> topologyDirs{
+      *this, "topology-dir",
+      llvm::cl::desc("also look for bundled names here (collc "
+                     "--topology-dir)")};
+  Option<std::string> algo{*this, "algo",
+                           llvm::cl::desc("NAME or COLLECTIVE=NAME,... (collc "
+                                          "--algo)")};
+  Option<unsigned> chunks{
+      *this, "chunks",
+      llvm::cl::desc("chunks per algorithm unit; 0: chosen (collc --chunks)"),
+      llvm::cl::init(0)};
+  Option<std::string> algoParam{
+      *this, "algo-param",
+      llvm::cl::desc("NAME=VALUE,... (collc --algo-param)")};
+  ListOption<std::string> algoFiles{
+      *this, "algo-file",
+      llvm::cl::desc("add the algorithms of these files (collc --algo-file)")};
+  Option<unsigned> maxRaceStreams{
+      *this, "max-race-streams", llvm::cl::desc("collc --max-race-streams"),
+      llvm::cl::init(sched::VerifyOptions().maxRaceStreams)};
+  Option<bool> selectPrune{*this, "select-prune",
+                           llvm::cl::desc("collc --select-prune"),
+                           llvm::cl::init(true)};
+  Option<unsigned> selectThreads{*this, "select-threads",
+                                 llvm::cl::desc("collc --select-threads"),
+                                 llvm::cl::init(0)};
+  Option<double> channelBandwidth{
+      *this, "channel-bandwidth",
+      llvm::cl::desc("GB/s of one channel, 0: no cap (collc "
+                     "--channel-bandwidth; default: the topology's)"),
+      llvm::cl::init(-1)};
+  Option<std::string> tuning{*this, "tuning",
+                             llvm::cl::desc("collc --tuning FILE")};
+};
+} // namespace
+
 void registerCollcPipelines() {
   PassPipelineRegistration<>(
       "collc-frontend",
       "The checks collc runs on every program before lowering",
       [](OpPassManager &pm) { buildCollcFrontendPipeline(pm); });
+  PassPipelineRegistration<CollcPipelineOptions>(
+      "collc-pipeline",
+      "What collc does to a program: the front end, then lowering with "
+      "selection by simulation, sched-verify and the report; prints the "
+      "lowered module (collc --emit=sched)",
+      [](OpPassManager &pm, const CollcPipelineOptions &o) {
+        auto compilation = std::make_shared<CollcCompilation>();
+        CompileOptions &options = compilation->options;
+        options.topology = o.topo;
+        options.topologyDirs.assign(o.topologyDirs.begin(),
+                                    o.topologyDirs.end());
+        options.algo = o.algo;
+        options.chunks = o.chunks;
+        options.params = o.algoParam;
+        options.algoFiles.assign(o.algoFiles.begin(), o.algoFiles.end());
+        options.maxRaceStreams = o.maxRaceStreams;
+        options.select.prune = o.selectPrune;
+        options.select.threads = o.selectThreads;
+        if (o.channelBandwidth >= 0)
+          options.select.simulation.channelBandwidth = o.channelBandwidth * 1e9;
+        options.select.tuningPath = o.tuning;
+        buildCollcPipeline(pm, compilation);
+      });
 }
 
 void attachTopology(ModuleOp module, const topo::Topology &topology,

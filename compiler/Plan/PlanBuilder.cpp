@@ -77,7 +77,7 @@ bool buildPlan(const std::vector<CheckedCollective> &checked,
   for (const CheckedCollective &c : checked) {
     mlir::Operation *op = c.lowered.op;
     // A recv is lowered, verified and run with its send.
-    if (op->getName().getStringRef() == "coll.recv")
+    if (c.lowered.withItsSend())
       continue;
     auto collective = mlir::cast<coll::CollectiveOpInterface>(op);
     coll::MeshOp mesh = collective.getMeshOp();

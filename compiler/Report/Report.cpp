@@ -337,7 +337,7 @@ Report buildReport(ModuleOp module, const topo::Topology &topology,
   report.verified = true;
   for (const CheckedCollective &c : checked) {
     const lowering::LoweredCollective &l = c.lowered;
-    if (l.op->getName().getStringRef() == "coll.recv")
+    if (l.withItsSend())
       continue; // lowered with its send
     CollectiveRow row;
     row.op = l.op;

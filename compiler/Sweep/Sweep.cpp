@@ -48,7 +48,7 @@ OwningOpRef<ModuleOp> parseProgram(MLIRContext &context, llvm::StringRef text,
   return module;
 }
 
-SweepRow makeRow(const Compiled &compiled, const ProgramSpec &spec,
+SweepRow makeRow(const CollcCompilation &compiled, const ProgramSpec &spec,
                  const lowering::AlgorithmLibrary &library,
                  const topo::Topology &topology,
                  const CompileOptions &options) {
@@ -163,7 +163,7 @@ runSweep(MLIRContext &context, const ProgramSpec &spec, const ByteSizes &sizes,
     OwningOpRef<ModuleOp> module = parseProgram(context, text, name);
     if (!module)
       return failure();
-    FailureOr<std::unique_ptr<Compiled>> compiled = compileModule(
+    FailureOr<std::shared_ptr<CollcCompilation>> compiled = compileModule(
         *module, topology, topology.name(), topologyPath, library, options);
     if (failed(compiled))
       return failure();
@@ -181,6 +181,29 @@ runSweep(MLIRContext &context, const ProgramSpec &spec, const ByteSizes &sizes,
   if (progress)
     progress->finish();
   return result;
+}
+
+/// The baselines of a generated single-size program, one line each.
+void printBaselines(const SweepRow &row, const ProgramSpec &spec,
+                    llvm::raw_ostream &os) {
+  std::string none;
+  baselinesFor(spec.collective, none);
+  os << "baselines on the same model (docs/report.md):\n";
+  for (const BaselineResult &b : row.baselines) {
+    os << "  " << b.spec.label << " [" << b.spec.algorithm << "]: ";
+    if (b.seconds < 0) {
+      os << "not run: " << b.error << "\n";
+      continue;
+    }
+    os << llvm::formatv("x{0}, {1:F1} us, busbw {2:F2} GB/s", b.chunks,
+                        b.seconds * 1e6, b.busbwGBps);
+    if (row.predictedUs > 0)
+      os << llvm::formatv("; collc's choice is {0:F2}x as fast",
+                          b.seconds * 1e6 / row.predictedUs);
+    os << "\n";
+  }
+  if (!none.empty())
+    os << "  (" << none << ")\n";
 }
 
 static std::string orDash(double value, const char *format) {

@@ -11,8 +11,8 @@
 #ifndef COLLC_COMPILER_SWEEP_SWEEP_H
 #define COLLC_COMPILER_SWEEP_SWEEP_H
 
+#include "compiler/Pipeline/Compile.h"
 #include "compiler/Sweep/Baselines.h"
-#include "compiler/Sweep/Compile.h"
 #include "compiler/Sweep/SweepSpec.h"
 
 #include "mlir/IR/MLIRContext.h"
@@ -68,7 +68,7 @@ mlir::OwningOpRef<mlir::ModuleOp> parseProgram(mlir::MLIRContext &context,
                                                llvm::StringRef bufferName);
 
 /// The row of a compiled one-collective program, with its baselines.
-SweepRow makeRow(const Compiled &compiled, const ProgramSpec &spec,
+SweepRow makeRow(const CollcCompilation &compiled, const ProgramSpec &spec,
                  const lowering::AlgorithmLibrary &library,
                  const topo::Topology &topology, const CompileOptions &options);
 
@@ -108,6 +108,11 @@ runSweep(mlir::MLIRContext &context, const ProgramSpec &spec,
          const ByteSizes &sizes, const lowering::AlgorithmLibrary &library,
          const topo::Topology &topology, llvm::StringRef topologyPath,
          const CompileOptions &options, Progress *progress);
+
+/// The baselines of a generated single-size program (the report's
+/// "baselines on the same model" lines).
+void printBaselines(const SweepRow &row, const ProgramSpec &spec,
+                    llvm::raw_ostream &os);
 
 /// The table of docs/report.md ("Sweeps").
 void printSweep(const SweepResult &result, llvm::raw_ostream &os);

@@ -243,7 +243,7 @@ lowerCollectives(ModuleOp module, const AlgorithmLibrary &library,
     ++index;
     const char *name = sched::collectiveName(l.collective);
     // A recv is lowered with its send, as one send_recv.
-    if (l.op->getName().getStringRef() == "coll.recv")
+    if (l.withItsSend())
       continue;
     std::string requested;
     if (auto it = algoChoice->find(name); it != algoChoice->end())

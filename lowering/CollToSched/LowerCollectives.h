@@ -13,6 +13,7 @@
 #include "lowering/CollToSched/AlgorithmLibrary.h"
 #include "lowering/CollToSched/GroupLayout.h"
 
+#include "dialects/Coll/IR/CollOps.h"
 #include "dialects/Sched/Transforms/Expand.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -83,6 +84,10 @@ struct LoweredCollective {
   /// Parameters the chooser set for the chosen algorithm (Choice::params).
   llvm::StringMap<int64_t> chosenParams;
   sched::ExpandOptions expand;
+
+  /// A coll.recv is lowered with its coll.send, as one send_recv: it has no
+  /// schedule, plan entry, kernel or report row of its own.
+  bool withItsSend() const { return mlir::isa<coll::RecvOp>(op); }
 };
 
 /// Whether `algorithm` can run `lowered` (its group size, node layout);

@@ -5,6 +5,12 @@
 // verified against their own permutation.
 // RUN: collc %s --topo dgx-h100 --chunks=2 --emit=volumes | FileCheck %s
 // RUN: collc %s --topo dgx-h100 --chunks=2 | FileCheck %s --check-prefix=REPORT
+// RUN: collc-opt %s --collc-pipeline="topo=dgx-h100 chunks=2" | FileCheck %s --check-prefix=LOWERED
+// A send and its recv share one schedule; the recv is not linked to another.
+// LOWERED: coll.send {{.*}}sched.chunks_per_part = 2 : i64, sched.schedule = @send_recv_pipelined_1
+// LOWERED-NOT: coll.recv {{.*}}sched.schedule
+// LOWERED: coll.send {{.*}}sched.chunks_per_part = 2 : i64, sched.schedule = @send_recv_pipelined_4
+// LOWERED: sched.schedule @send_recv_pipelined_1 collective = send_recv algorithm = "pipelined"
 
 // CHECK:      send_recv at lowering-send-recv.mlir:[[@LINE+13]]:3: pipelined, n = 4, k = 2, M = 4096 B per rank
 // CHECK-NEXT:   closed form of the bytes sent: M (every rank that sends)

@@ -7,16 +7,16 @@
 // a limit the graph is refused, since nobody can read it.
 //
 //===----------------------------------------------------------------------===//
-#ifndef COLLC_COMPILER_SWEEP_DOT_H
-#define COLLC_COMPILER_SWEEP_DOT_H
+#ifndef COLLC_COMPILER_REPORT_DOT_H
+#define COLLC_COMPILER_REPORT_DOT_H
 
+#include "compiler/Check/CheckLowered.h"
 #include "dialects/Sched/Program/Program.h"
 
 #include <string>
 #include <vector>
 
 namespace collc {
-namespace sweep {
 
 /// The default limit of --emit=dot, in instructions over all schedules.
 constexpr size_t kDotInstructionLimit = 2000;
@@ -33,7 +33,11 @@ struct DotGraph {
 bool writeDot(const std::vector<DotGraph> &graphs, size_t limit,
               std::string &out, std::string &error);
 
-} // namespace sweep
+/// --emit=dot: writeDot of every expanded schedule of `checked`, each titled
+/// "all_reduce at x.mlir:3:8: ring, n = 8, k = 8".
+bool writeCheckedDot(const std::vector<CheckedCollective> &checked,
+                     size_t limit, std::string &out, std::string &error);
+
 } // namespace collc
 
 #endif

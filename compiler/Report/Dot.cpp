@@ -1,5 +1,7 @@
 //===- Dot.cpp - a schedule's dependency graph in Graphviz DOT ------------===//
-#include "compiler/Sweep/Dot.h"
+#include "compiler/Report/Dot.h"
+
+#include "compiler/Summary/CollectiveSummary.h"
 
 #include "llvm/Support/FormatVariadic.h"
 
@@ -7,7 +9,6 @@
 #include <tuple>
 
 namespace collc {
-namespace sweep {
 
 using namespace sched;
 
@@ -174,5 +175,24 @@ bool writeDot(const std::vector<DotGraph> &graphs, size_t limit,
   return true;
 }
 
-} // namespace sweep
+bool writeCheckedDot(const std::vector<CheckedCollective> &checked,
+                     size_t limit, std::string &out, std::string &error) {
+  std::vector<DotGraph> graphs;
+  for (const CheckedCollective &c : checked) {
+    if (!c.program)
+      continue;
+    const lowering::LoweredCollective &l = c.lowered;
+    DotGraph graph;
+    graph.title =
+        llvm::formatv("{0} at {1}: {2}, n = {3}, k = {4}",
+                      sched::collectiveName(l.collective),
+                      formatLocation(l.op->getLoc()), l.algorithm->name,
+                      l.layout.size, l.expand.chunksPerPart)
+            .str();
+    graph.program = &*c.program;
+    graphs.push_back(graph);
+  }
+  return writeDot(graphs, limit, out, error);
+}
+
 } // namespace collc
