@@ -1,5 +1,4 @@
-//===- Compile.h - the collc pipeline's state and its one-call use -*- C++
-//-*-===//
+//===- Compile.h - the collc pipeline's state and its use -------*- C++ -*-===//
 //
 // What collc does with a verified coll module and a topology: check that
 // the meshes fit and attach the topology, lower every collective (choosing
