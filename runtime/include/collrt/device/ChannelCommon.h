@@ -39,6 +39,7 @@
 #ifndef COLLRT_DEVICE_CHANNELCOMMON_H
 #define COLLRT_DEVICE_CHANNELCOMMON_H
 
+#include "collrt/Opcodes.h"
 #include "collrt/device/DeviceArith.h"
 #include "collrt/device/WaitState.h"
 
@@ -110,17 +111,6 @@ struct Port {
   char *data = nullptr;
   bool ll = false;
   uint32_t flag = 0;
-};
-
-enum OpcodeValue : uint32_t {
-  kSend = 0,
-  kRecv = 1,
-  kCopy = 2,
-  kReduce = 3,
-  kRecvReduceSend = 4,
-  kRecvCopySend = 5,
-  kRecvReduceCopy = 6,
-  kRecvReduceCopySend = 7,
 };
 
 template <class T, class Op, class B> class ChannelImpl {
@@ -205,19 +195,19 @@ public:
 
   COLLRT_DEVICE void send(int64_t to, BufferKind src, int64_t srcIndex,
                           int64_t count, int64_t step) {
-    execute(kSend, -1, to, src, srcIndex, Input, 0, count, step);
+    execute(Opcode::Send, -1, to, src, srcIndex, Input, 0, count, step);
   }
   COLLRT_DEVICE void recv(int64_t from, BufferKind dst, int64_t dstIndex,
                           int64_t count, int64_t step) {
-    execute(kRecv, from, -1, Input, 0, dst, dstIndex, count, step);
+    execute(Opcode::Recv, from, -1, Input, 0, dst, dstIndex, count, step);
   }
   COLLRT_DEVICE void copy(BufferKind src, int64_t srcIndex, BufferKind dst,
                           int64_t dstIndex, int64_t count, int64_t step) {
-    execute(kCopy, -1, -1, src, srcIndex, dst, dstIndex, count, step);
+    execute(Opcode::Copy, -1, -1, src, srcIndex, dst, dstIndex, count, step);
   }
   COLLRT_DEVICE void reduce(BufferKind src, int64_t srcIndex, BufferKind dst,
                             int64_t dstIndex, int64_t count, int64_t step) {
-    execute(kReduce, -1, -1, src, srcIndex, dst, dstIndex, count, step);
+    execute(Opcode::Reduce, -1, -1, src, srcIndex, dst, dstIndex, count, step);
   }
   /// reduce with fanin: dst[j] = dst[j] (op) src[j] (op) src[count + j]
   /// ... (op) src[(fanin - 1) count + j] for j < count, in one pass over
@@ -227,14 +217,15 @@ public:
                                      int64_t count, int64_t fanin,
                                      int64_t step) {
     if (fanin == 1) {
-      execute(kReduce, -1, -1, src, srcIndex, dst, dstIndex, count, step);
+      execute(Opcode::Reduce, -1, -1, src, srcIndex, dst, dstIndex, count,
+              step);
       return;
     }
     if (aborted_) {
       ++done_;
       return;
     }
-    opcode_ = kReduce;
+    opcode_ = opcodeValue(Opcode::Reduce);
     step_ = step;
     peer_ = -1;
     if (fanin < 1 || count < 1 || !rangeOk(src, srcIndex, count * fanin) ||
@@ -305,26 +296,28 @@ public:
   COLLRT_DEVICE void recvReduceSend(int64_t from, int64_t to, BufferKind src,
                                     int64_t srcIndex, int64_t count,
                                     int64_t step) {
-    execute(kRecvReduceSend, from, to, src, srcIndex, Input, 0, count, step);
+    execute(Opcode::RecvReduceSend, from, to, src, srcIndex, Input, 0, count,
+            step);
   }
   COLLRT_DEVICE void recvCopySend(int64_t from, int64_t to, BufferKind dst,
                                   int64_t dstIndex, int64_t count,
                                   int64_t step) {
-    execute(kRecvCopySend, from, to, Input, 0, dst, dstIndex, count, step);
+    execute(Opcode::RecvCopySend, from, to, Input, 0, dst, dstIndex, count,
+            step);
   }
   COLLRT_DEVICE void recvReduceCopy(int64_t from, BufferKind src,
                                     int64_t srcIndex, BufferKind dst,
                                     int64_t dstIndex, int64_t count,
                                     int64_t step) {
-    execute(kRecvReduceCopy, from, -1, src, srcIndex, dst, dstIndex, count,
-            step);
+    execute(Opcode::RecvReduceCopy, from, -1, src, srcIndex, dst, dstIndex,
+            count, step);
   }
   COLLRT_DEVICE void recvReduceCopySend(int64_t from, int64_t to,
                                         BufferKind src, int64_t srcIndex,
                                         BufferKind dst, int64_t dstIndex,
                                         int64_t count, int64_t step) {
-    execute(kRecvReduceCopySend, from, to, src, srcIndex, dst, dstIndex, count,
-            step);
+    execute(Opcode::RecvReduceCopySend, from, to, src, srcIndex, dst, dstIndex,
+            count, step);
   }
 
 private:
@@ -663,19 +656,15 @@ private:
   }
 
   /// Elements of chunk j of the instruction (uniform on every thread).
-  COLLRT_DEVICE int64_t chunkElements(uint32_t opcode, const Port &in, int src,
+  COLLRT_DEVICE int64_t chunkElements(Opcode opcode, const Port &in, int src,
                                       int64_t srcIndex, int dst,
                                       int64_t dstIndex, int64_t j) const {
-    switch (opcode) {
-    case kSend:
-    case kCopy:
-    case kReduce:
-      return sliceElements(src, srcIndex + j);
-    default:
-      return int64_t(inWord(in, 2 + uint64_t(j)));
-    }
     (void)dst;
     (void)dstIndex;
+    // The message's sizes where there is one, else src's.
+    if (!opcodeReceives(opcode))
+      return sliceElements(src, srcIndex + j);
+    return int64_t(inWord(in, 2 + uint64_t(j)));
   }
 
   /// Counts the instruction for `after`. The barrier also lets every
@@ -688,7 +677,7 @@ private:
     B::sync();
   }
 
-  COLLRT_DEVICE_CALL void execute(uint32_t opcode, int64_t from, int64_t to,
+  COLLRT_DEVICE_CALL void execute(Opcode opcode, int64_t from, int64_t to,
                                   int src, int64_t srcIndex, int dst,
                                   int64_t dstIndex, int64_t count,
                                   int64_t step) {
@@ -696,19 +685,13 @@ private:
       ++done_;
       return;
     }
-    opcode_ = opcode;
+    opcode_ = opcodeValue(opcode);
     step_ = step;
-    bool receives = opcode != kSend && opcode != kCopy && opcode != kReduce;
-    bool sends = opcode == kSend || opcode == kRecvReduceSend ||
-                 opcode == kRecvCopySend || opcode == kRecvReduceCopySend;
-    bool readsSrc = opcode == kSend || opcode == kCopy || opcode == kReduce ||
-                    opcode == kRecvReduceSend || opcode == kRecvReduceCopy ||
-                    opcode == kRecvReduceCopySend;
-    bool writesDst = opcode != kSend && opcode != kRecvReduceSend;
+    bool receives = opcodeReceives(opcode), sends = opcodeSends(opcode);
+    bool readsSrc = opcodeReadsSrc(opcode), writesDst = opcodeWritesDst(opcode);
     // For reduce and the recv_reduce forms, the local operand B is src and
     // A the message (reduce: A is dst), as in the CPU executor.
-    bool combines = opcode == kReduce || opcode == kRecvReduceSend ||
-                    opcode == kRecvReduceCopy || opcode == kRecvReduceCopySend;
+    bool combines = opcodeReduces(opcode);
     peer_ = receives ? from : to;
     if ((readsSrc && !rangeOk(src, srcIndex, count)) ||
         (writesDst && !rangeOk(dst, dstIndex, count))) {
@@ -747,8 +730,9 @@ private:
         break;
       }
       if (combines) {
-        int64_t other = opcode == kReduce ? sliceElements(dst, dstIndex + j)
-                                          : sliceElements(src, srcIndex + j);
+        int64_t other = opcode == Opcode::Reduce
+                            ? sliceElements(dst, dstIndex + j)
+                            : sliceElements(src, srcIndex + j);
         if (other != n) {
           fail(wait::SliceMismatch, (uint64_t(j) << 32) | uint64_t(other));
           break;
@@ -955,17 +939,17 @@ private:
   /// The data of every chunk, merged into runs where slices are
   /// contiguous. Same-buffer copies and combines of overlapping ranges go
   /// chunk by chunk in the CPU executor's order (copies like memmove).
-  COLLRT_DEVICE_CALL bool moveData(uint32_t opcode, const Port &in,
+  COLLRT_DEVICE_CALL bool moveData(Opcode opcode, const Port &in,
                                    const Port &out, bool receives, bool sends,
                                    bool combines, bool writesDst, int src,
                                    int64_t srcIndex, int dst, int64_t dstIndex,
                                    int64_t count) {
-    bool local = opcode == kCopy || opcode == kReduce ||
-                 ((opcode == kRecvReduceCopy || opcode == kRecvReduceCopySend));
+    // src and dst both local (copy, reduce, recv_reduce_copy[_send]).
+    bool local = opcodeReadsSrc(opcode) && writesDst;
     bool overlap = local && src == dst && srcIndex != dstIndex &&
                    srcIndex < dstIndex + count && dstIndex < srcIndex + count;
     if (overlap) {
-      bool backwards = opcode == kCopy && dstIndex > srcIndex;
+      bool backwards = opcode == Opcode::Copy && dstIndex > srcIndex;
       uint64_t off = headerBytes(uint64_t(count));
       // Message offsets of chunk j: only the recv_reduce forms use them,
       // and they go forwards.
@@ -977,16 +961,16 @@ private:
         r.n = n;
         r.off = off;
         r.d = sliceData(dst, dstIndex + j);
-        if (opcode == kCopy) {
+        if (opcode == Opcode::Copy) {
           r.a = sliceData(src, srcIndex + j);
-        } else if (opcode == kReduce) {
+        } else if (opcode == Opcode::Reduce) {
           r.a = sliceData(dst, dstIndex + j);
           r.b = sliceData(src, srcIndex + j);
         } else {
           r.b = sliceData(src, srcIndex + j);
         }
         B::sync();
-        if (opcode != kReduce && !setSlice(dst, dstIndex + j, j, n))
+        if (opcode != Opcode::Reduce && !setSlice(dst, dstIndex + j, j, n))
           return false;
         gaveUp |= moveRun(r, receives, in, sends, out);
         B::sync();
@@ -1006,9 +990,9 @@ private:
       Run r;
       r.n = n;
       r.off = off;
-      if (opcode == kSend || opcode == kCopy)
+      if (opcode == Opcode::Send || opcode == Opcode::Copy)
         r.a = sliceData(src, srcIndex + j);
-      else if (opcode == kReduce)
+      else if (opcode == Opcode::Reduce)
         r.a = sliceData(dst, dstIndex + j);
       if (combines)
         r.b = sliceData(src, srcIndex + j);
