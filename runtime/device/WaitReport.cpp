@@ -1,6 +1,7 @@
 //===- WaitReport.cpp - the watchdog's report of a device launch ----------===//
 #include "runtime/device/WaitReport.h"
 
+#include "collrt/Opcodes.h"
 #include "collrt/device/WaitState.h"
 #include "runtime/exec/Watchdog.h"
 
@@ -11,7 +12,6 @@ namespace collrt {
 namespace dev {
 
 using collc::sched::Instruction;
-using collc::sched::Opcode;
 
 namespace {
 
@@ -39,9 +39,12 @@ Words decode(const uint64_t *w) {
   return d;
 }
 
+/// What word 2's opcode field names: an opcode (collrt/Opcodes.h's value),
+/// or one of WaitState.h's marks of a wait outside an instruction.
 const char *opcodeText(uint32_t opcode) {
-  if (opcode <= uint32_t(Opcode::RecvReduceCopySend))
-    return collc::sched::opcodeName(Opcode(opcode));
+  Opcode op;
+  if (opcodeFromValue(opcode, &op))
+    return opcodeName(op);
   if (opcode == wait::kAfter)
     return "after";
   return "the kernel's start";
@@ -78,12 +81,11 @@ std::string context(const LaunchLayout &layout, int32_t rank, uint32_t channel,
     text = exec::instructionContext(rl, layout.program(), channel, w.tile,
                                     uint32_t(w.index));
     const Instruction &in = stream[size_t(w.index)];
-    if (w.opcode <= uint32_t(Opcode::RecvReduceCopySend)) {
-      int32_t peer =
-          collc::sched::opcodeReceives(in.opcode) ? in.recvPeer : in.sendPeer;
-      bool peered = collc::sched::opcodeReceives(in.opcode) ||
-                    collc::sched::opcodeSends(in.opcode);
-      if (w.opcode != uint32_t(in.opcode) || (peered && w.peer != peer))
+    Opcode recorded;
+    if (opcodeFromValue(w.opcode, &recorded)) {
+      int32_t peer = opcodeReceives(in.opcode) ? in.recvPeer : in.sendPeer;
+      bool peered = opcodeReceives(in.opcode) || opcodeSends(in.opcode);
+      if (recorded != in.opcode || (peered && w.peer != peer))
         text += std::string(" (but the kernel runs ") + opcodeText(w.opcode) +
                 (peered ? " with rank " + std::to_string(w.peer) : "") +
                 " step " + std::to_string(w.step) +

@@ -1,8 +1,8 @@
 //===- PlanNames.cpp - the plan's name tables and connection summary ------===//
 //
 // The plan format spells opcodes, collectives and buffers with sched's names
-// (Program.h); parsing walks the same functions, so the writer and the
-// reader cannot disagree.
+// (Program.h; the opcodes' are collrt/Opcodes.h's table); parsing walks the
+// same functions, so the writer and the reader cannot disagree.
 //
 //===----------------------------------------------------------------------===//
 #include "collrt/Plan.h"
@@ -16,14 +16,7 @@ namespace collrt {
 namespace sched = collc::sched;
 
 bool parseOpcode(std::string_view name, sched::Opcode *opcode) {
-  for (int i = 0; i <= int(sched::Opcode::RecvReduceCopySend); ++i) {
-    auto candidate = static_cast<sched::Opcode>(i);
-    if (name == sched::opcodeName(candidate)) {
-      *opcode = candidate;
-      return true;
-    }
-  }
-  return false;
+  return opcodeFromName(name.data(), name.size(), opcode);
 }
 
 bool parseCollective(std::string_view name, sched::Collective *collective) {

@@ -558,3 +558,26 @@ LogicalResult RecvReduceCopySendOp::verify() {
 
 #define GET_OP_CLASSES
 #include "dialects/Sched/IR/SchedOps.cpp.inc"
+
+namespace {
+
+/// Whether Op's name is "sched." and its opcode's name (collrt/Opcodes.h).
+template <class Op> constexpr bool namedByOpcode() {
+  constexpr llvm::StringLiteral name = Op::getOperationName();
+  constexpr llvm::StringLiteral prefix = "sched.";
+  for (size_t i = 0; i < prefix.size(); ++i)
+    if (i >= name.size() || name.data()[i] != prefix.data()[i])
+      return false;
+  return collrt::opcodeNameIs(Op::getOpcode(), name.data() + prefix.size(),
+                              name.size() - prefix.size());
+}
+
+static_assert(namedByOpcode<SendOp>() && namedByOpcode<RecvOp>() &&
+                  namedByOpcode<CopyOp>() && namedByOpcode<ReduceOp>() &&
+                  namedByOpcode<RecvReduceSendOp>() &&
+                  namedByOpcode<RecvCopySendOp>() &&
+                  namedByOpcode<RecvReduceCopyOp>() &&
+                  namedByOpcode<RecvReduceCopySendOp>(),
+              "a sched instruction op is named by its opcode");
+
+} // namespace

@@ -258,7 +258,8 @@ def Sched_IfOp : Sched_Op<"if", [Sched_InStream, NoTerminator,
 // Instructions
 //===----------------------------------------------------------------------===//
 
-// An instruction with its opcode (a collc::sched::Opcode enumerator) and the
+// An instruction with its opcode (a collc::sched::Opcode enumerator, whose
+// name, collrt/Opcodes.h's, is the mnemonic: SchedOps.cpp checks it) and the
 // operands it takes: a sender, a receiver, a source and a destination range.
 class Sched_InstructionOp<string mnemonic, string opcode, bit hasFrom,
                           bit hasTo, bit hasSrc, bit hasDst>
@@ -282,7 +283,7 @@ class Sched_InstructionOp<string mnemonic, string opcode, bit hasFrom,
     "(`step` `=` custom<Expr>($step)^)? ",
     "(`after` `=` custom<Dependencies>($after)^)? attr-dict");
   let extraClassDeclaration = [{
-    static ::collc::sched::Opcode getOpcode() {
+    static constexpr ::collc::sched::Opcode getOpcode() {
       return ::collc::sched::Opcode::}] # opcode # [{;
     }
   }];

@@ -44,28 +44,6 @@ const char *bufferName(Buffer buffer) {
   return "?";
 }
 
-const char *opcodeName(Opcode opcode) {
-  switch (opcode) {
-  case Opcode::Send:
-    return "send";
-  case Opcode::Recv:
-    return "recv";
-  case Opcode::Copy:
-    return "copy";
-  case Opcode::Reduce:
-    return "reduce";
-  case Opcode::RecvReduceSend:
-    return "recv_reduce_send";
-  case Opcode::RecvCopySend:
-    return "recv_copy_send";
-  case Opcode::RecvReduceCopy:
-    return "recv_reduce_copy";
-  case Opcode::RecvReduceCopySend:
-    return "recv_reduce_copy_send";
-  }
-  return "?";
-}
-
 uint32_t reduceFanin(const Instruction &in) {
   if (in.opcode != Opcode::Reduce)
     return 1;

@@ -18,6 +18,8 @@
 #ifndef COLLC_DIALECTS_SCHED_PROGRAM_PROGRAM_H
 #define COLLC_DIALECTS_SCHED_PROGRAM_PROGRAM_H
 
+#include "collrt/Opcodes.h"
+
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -47,46 +49,18 @@ enum class Buffer : uint8_t { Input, Output, Scratch };
 /// "input", "output", "scratch".
 const char *bufferName(Buffer buffer);
 
-/// The instructions of a channel stream. `recv` reads the next arrival on
-/// the connection from recvPeer; `send` posts to the connection to sendPeer.
-enum class Opcode : uint8_t {
-  Send,               ///< send src
-  Recv,               ///< dst = recv
-  Copy,               ///< dst = src
-  Reduce,             ///< dst = dst (op) src; with fanin w > 1 (src holds
-                      ///< w ranges of dst.count chunks, see reduceFanin)
-                      ///< dst = dst (op) src_0 (op) ... (op) src_{w-1}
-  RecvReduceSend,     ///< send (recv (op) src); nothing is stored
-  RecvCopySend,       ///< dst = recv; send recv
-  RecvReduceCopy,     ///< dst = recv (op) src
-  RecvReduceCopySend, ///< dst = recv (op) src; send dst
-};
-
-/// "send", "recv", "copy", "reduce", "recv_reduce_send", ...: the names the
-/// sched dialect and the plan format use.
-const char *opcodeName(Opcode opcode);
-
-inline bool opcodeReceives(Opcode op) {
-  return op != Opcode::Send && op != Opcode::Copy && op != Opcode::Reduce;
-}
-inline bool opcodeSends(Opcode op) {
-  return op == Opcode::Send || op == Opcode::RecvReduceSend ||
-         op == Opcode::RecvCopySend || op == Opcode::RecvReduceCopySend;
-}
-inline bool opcodeReduces(Opcode op) {
-  return op == Opcode::Reduce || op == Opcode::RecvReduceSend ||
-         op == Opcode::RecvReduceCopy || op == Opcode::RecvReduceCopySend;
-}
-/// Whether the instruction reads `src` (a local buffer range).
-inline bool opcodeReadsSrc(Opcode op) {
-  return op == Opcode::Send || op == Opcode::Copy || opcodeReduces(op);
-}
-/// Whether the instruction writes `dst`.
-inline bool opcodeWritesDst(Opcode op) {
-  return op == Opcode::Recv || op == Opcode::Copy || op == Opcode::Reduce ||
-         op == Opcode::RecvCopySend || op == Opcode::RecvReduceCopy ||
-         op == Opcode::RecvReduceCopySend;
-}
+/// The instructions of a channel stream, their names ("send", "recv",
+/// "copy", "reduce", "recv_reduce_send", ...: the sched dialect's and the
+/// plan format's) and what each does (opcodeReceives, opcodeSends,
+/// opcodeReduces, opcodeReadsSrc, opcodeWritesDst): the one table of
+/// runtime/include/collrt/Opcodes.h, shared with the device runtime.
+using Opcode = ::collrt::Opcode;
+using ::collrt::opcodeName;
+using ::collrt::opcodeReadsSrc;
+using ::collrt::opcodeReceives;
+using ::collrt::opcodeReduces;
+using ::collrt::opcodeSends;
+using ::collrt::opcodeWritesDst;
 
 /// A range of chunks of one buffer of the executing rank.
 struct ChunkRange {

@@ -7,8 +7,8 @@
 // the postcondition) and what the runtime needs around it: the element type,
 // the reduction, the world ranks of every group it runs on, and the
 // connection slots it was verified with. The JSON form is documented in
-// docs/plan-format.md; its opcodes are sched::opcodeName's, shared by the
-// writer and the reader.
+// docs/plan-format.md; its opcodes are the names of collrt/Opcodes.h's table
+// (sched::opcodeName), shared by the writer and the reader.
 //
 // Plain C++17 with no MLIR: the runtime builds on machines without LLVM.
 //
@@ -125,9 +125,9 @@ Status checkPlanWorld(const Plan &plan, int32_t worldSize);
 /// the group that holds it), or -1 when it is in no group.
 int32_t groupRankOf(const PlanCollective &collective, int32_t worldRank);
 
-/// The plan format's names are sched's (opcodeName, collectiveName,
-/// bufferName); these parse them back, false for anything else. One table
-/// serves the writer and the reader.
+/// The plan format's names are sched's (opcodeName, collrt/Opcodes.h's;
+/// collectiveName, bufferName); these parse them back, false for anything
+/// else. One table serves the writer and the reader.
 bool parseOpcode(std::string_view name, collc::sched::Opcode *opcode);
 bool parseCollective(std::string_view name,
                      collc::sched::Collective *collective);

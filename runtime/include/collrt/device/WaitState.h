@@ -21,6 +21,7 @@
 #ifndef COLLRT_DEVICE_WAITSTATE_H
 #define COLLRT_DEVICE_WAITSTATE_H
 
+#include "collrt/Opcodes.h"
 #include "collrt/device/DeviceArith.h" // COLLRT_HD
 
 #include <stdint.h>
@@ -42,10 +43,13 @@ enum State : uint32_t {
 };
 constexpr uint32_t kGaveUp = 0x80;
 
-/// Opcodes are sched::Opcode's (0 send ... 7 recv_reduce_copy_send); these
-/// two mark waits outside an instruction.
+/// Word 2's opcode is collrt/Opcodes.h's opcodeValue (0 send ... 7
+/// recv_reduce_copy_send); these two mark waits outside an instruction.
 constexpr uint32_t kAfter = 0xf0;
 constexpr uint32_t kSetup = 0xf1;
+static_assert(kOpcodeCount <= kAfter && kAfter < kSetup && kSetup <= 0xff,
+              "word 2's 8 opcode bits hold every opcode and both marks, "
+              "distinct");
 
 /// abortFlag values.
 enum Abort : int32_t {
