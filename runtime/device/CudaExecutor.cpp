@@ -215,32 +215,37 @@ CudaCollective::~CudaCollective() {
     d_->cuEventDestroy(m.event);
   for (cu::Event e : spareMarks_)
     d_->cuEventDestroy(e);
-  // A launch that never ended (the GPU ignored the abort) may still use
-  // the arena: leak it rather than free memory a kernel writes.
-  bool running =
-      failed_ && failure_.message().find("did not end") != std::string::npos;
-  // A peer's kernel may still write into this process's arena when this
-  // one failed: keep it (the process is about to report and exit).
-  if (failed_ && !layout_.launchesEveryRank())
-    running = true;
+  // The memory a kernel may still write is leaked on purpose
+  // (keepsMemoryInUse): a launch that never ended (the GPU ignored the
+  // abort), or, when this launch of some ranks failed, a peer process's
+  // kernel writing into this process's arena (the process is about to
+  // report and exit).
+  const bool inUse = keepsMemoryInUse();
   proxy_.reset(); // before the host arenas it moves messages in
   for (cu::DevicePtr p : opened_)
     d_->cuIpcCloseMemHandle(p);
-  if (arena_ && !running)
+  if (arena_ && !inUse)
     d_->cuMemFree(arena_);
-  // Host memory the driver still holds pinned (its unregistration failed)
-  // is never unmapped: a later buffer at the same address could not be
-  // pinned, and the driver may still use the pages.
   for (const auto &peer : peerHostArenas_)
     if (d_->cuMemHostUnregister(const_cast<char *>(peer->data())) !=
         cu::kSuccess)
-      new std::shared_ptr<const transport::PeerHostBuffer>(peer); // kept
+      leakPinnedMapping(peer);
   peerHostArenas_.clear();
   for (char *h : hostArenaHost_)
-    if (h && !running && d_->cuMemHostUnregister(h) == cu::kSuccess)
+    if (h && !inUse && d_->cuMemHostUnregister(h) == cu::kSuccess)
       (void)freeHostBuffer(h); // a destructor: nothing to report to
-  if (abortHost_ && !running)
+  if (abortHost_ && !inUse)
     d_->cuMemFreeHost(const_cast<int32_t *>(abortHost_));
+}
+
+bool CudaCollective::keepsMemoryInUse() const {
+  return launchNeverEnded_ || (failed_ && !layout_.launchesEveryRank());
+}
+
+void CudaCollective::leakPinnedMapping(
+    std::shared_ptr<const transport::PeerHostBuffer> mapping) {
+  // Never deleted, on purpose: the mapping stays for the process's life.
+  new std::shared_ptr<const transport::PeerHostBuffer>(std::move(mapping));
 }
 
 Status CudaCollective::create(const PlanCollective &collective, size_t index,
@@ -370,8 +375,8 @@ Status CudaCollective::create(const PlanCollective &collective, size_t index,
       continue;
     void *h = nullptr;
     if (Status s = allocateHostBuffer(bytes, &h); !s.ok())
-      return Status(s.code(), what + ": rank " + std::to_string(r) +
-                                  "'s host arena: " + s.message());
+      return withContext(s, what + ": rank " + std::to_string(r) +
+                                "'s host arena");
     std::memset(h, 0, bytes);
     if (cu::Result res = d->cuMemHostRegister(
             h, bytes,
@@ -673,12 +678,10 @@ Status CudaCollective::connect(const std::vector<ArenaEntry> &table) {
         if (Status s = transport::mapPeerHostBuffer(e.process, e.hostKey,
                                                     &mapped, true);
             !s.ok())
-          return failWith(Status(s.code(), head +
-                                               "their connections go "
-                                               "through host memory, and "
-                                               "the peer's host arena: " +
-                                               s.message()),
-                          nullptr);
+          return failWith(
+              withContext(s, head + "their connections go through host memory, "
+                                    "and the peer's host arena"),
+              nullptr);
         char *data = const_cast<char *>(mapped->data());
         if (cu::Result res = d_->cuMemHostRegister(
                 data, mapped->bytes(),
@@ -1066,13 +1069,15 @@ Status CudaCollective::waitFor(cu::Event event) {
     if (Status s = poll(Clock::now() + std::chrono::seconds(10), &finished);
         !s.ok())
       return failWith(s, nullptr);
-    if (!finished)
+    if (!finished) {
+      launchNeverEnded_ = true;
       return failWith(Status(ErrorCode::PeerFailure,
                              what + ": " + peerFailure.message() +
                                  "; the launch did not end 10 s after "
                                  "abortFlag was set: the GPU context is "
                                  "unusable"),
                       nullptr);
+    }
     LaunchSnapshot s;
     if (Status st = snapshot(&s); !st.ok())
       return failWith(st, nullptr);
@@ -1086,7 +1091,8 @@ Status CudaCollective::waitFor(cu::Event event) {
     if (Status s = poll(Clock::now() + std::chrono::seconds(10), &finished);
         !s.ok())
       return failWith(s, nullptr);
-    if (!finished)
+    if (!finished) {
+      launchNeverEnded_ = true;
       return failWith(
           Status(ErrorCode::Timeout,
                  what + " did not finish within " +
@@ -1094,6 +1100,7 @@ Status CudaCollective::waitFor(cu::Event event) {
                      " s and did not end 10 s after abortFlag was set: the "
                      "GPU context is unusable"),
           nullptr);
+    }
     LaunchSnapshot s;
     if (Status st = snapshot(&s); !st.ok())
       return failWith(st, nullptr);
@@ -1731,7 +1738,7 @@ Status runPlanOnRank(const Plan &plan, size_t index,
   Deadline deadline = Deadline::after(options.timeoutSeconds);
   std::string who = "rank " + std::to_string(world);
   auto fail = [&](const Status &s) {
-    Status named(s.code(), who + ": " + s.message());
+    Status named = withContext(s, who);
     bootstrap.announceFailure(named.message());
     return named;
   };
@@ -1751,11 +1758,11 @@ Status runPlanOnRank(const Plan &plan, size_t index,
     if (options.hostLinks.empty() && options.peerToPeer &&
         !options.topologyFile.empty())
       if (Status s = bootstrap.allGather("-1", &all, deadline); !s.ok())
-        return Status(s.code(), who + ": " + s.message());
+        return withContext(s, who);
     if (Status s = bootstrap.allGather("", &all, deadline); !s.ok())
-      return Status(s.code(), who + ": " + s.message());
+      return withContext(s, who);
     if (Status s = bootstrap.barrier(deadline); !s.ok())
-      return Status(s.code(), who + ": " + s.message());
+      return withContext(s, who);
     return bootstrap.barrier(Deadline::after(options.timeoutSeconds));
   }
   if (rank != world)
@@ -1902,11 +1909,11 @@ Status runPlanOnRank(const Plan &plan, size_t index,
   // process has waited for its launches.
   if (Status s = bootstrap.barrier(Deadline::after(options.timeoutSeconds));
       !s.ok())
-    return Status(s.code(), who + ": " + s.message());
+    return withContext(s, who);
   // Every rank's kernels have ended: what the proxy still holds has left or
   // is in flight to a peer that has received it all.
   if (Status s = c->stopNetwork(5); !s.ok())
-    return Status(s.code(), who + ": " + s.message());
+    return withContext(s, who);
   return Status::success();
 }
 

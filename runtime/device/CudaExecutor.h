@@ -202,6 +202,16 @@ private:
   /// Polls `event` with the watchdog and the peer check (wait()'s body).
   Status waitFor(cu::Event event);
   Status failWith(const Status &status, const LaunchSnapshot *s);
+  /// Whether the destructor must leave the arenas and the abort flag
+  /// allocated (a deliberate leak): a kernel may still write them, since a
+  /// launch never ended after its abort (launchNeverEnded_) or, this launch
+  /// of some ranks having failed, a peer process's kernel may.
+  bool keepsMemoryInUse() const;
+  /// The deliberate leak of a peer's host arena whose unpinning failed:
+  /// the driver may still use the pages, and a later buffer mapped at the
+  /// same address could not be pinned, so the mapping is never unmapped.
+  static void
+  leakPinnedMapping(std::shared_ptr<const transport::PeerHostBuffer> mapping);
 
   const CudaDriver *d_ = nullptr;
   cu::Context context_ = nullptr;
@@ -243,6 +253,9 @@ private:
   uint64_t launchesDone_ = 0, launchesPending_ = 0;
   bool failed_ = false;
   Status failure_;
+  /// A launch did not end 10 s after its abortFlag was raised (the GPU
+  /// ignored it): its kernel may still use this launch's memory.
+  bool launchNeverEnded_ = false;
   /// By rank: this launch's host arenas (host buffers, pinned), and the
   /// host arena addresses as the devices see them (this launch's and the
   /// peers' with host-memory connections: of this process directly, of

@@ -749,8 +749,7 @@ Status runGpuSize(const Options &o, const collrt::Plan &plan, size_t index,
   s = w.bootstrap->allGather(collcgpu::encodeRankResult(*r), &all,
                              collrt::Deadline::after(o.timeoutSeconds));
   if (!s.ok())
-    return Status(s.code(),
-                  w.who + ": exchanging the ranks' results: " + s.message());
+    return withContext(s, w.who + ": exchanging the ranks' results");
   *slowest = 0;
   *wrong = 0;
   for (size_t q = 0; q < all.size(); ++q) {
