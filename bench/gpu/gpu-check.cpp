@@ -46,6 +46,9 @@ using collc::sched::Collective;
 using collc::sched::Instruction;
 using collc::sched::Opcode;
 using collc::sched::Program;
+using collcgpu::GpuRunOptions;
+using collcgpu::GpuRunResult;
+using collcgpu::runPlanOnOneGpu;
 
 namespace {
 
@@ -194,7 +197,8 @@ bool runOne(const std::string &kind, const std::string &name, const Plan &plan,
   const PlanCollective &c = plan.collectives[index];
   options.count = collcgpu::countForBytes(c, bytes);
   GpuRunResult r;
-  Status s = runPlanOnOneGpu(plan, index, kernels, options, &r);
+  options.kernelFile = kernels;
+  Status s = runPlanOnOneGpu(plan, index, options, &r);
   double us = r.microseconds;
   std::printf("%s\t%s\t%d\t%s\t%s\t%lld\t%u\t%u\t%lld\t%s\t%s\t%.2f\t%.1f\t%."
               "1f\t%lld\t%lld\t%s\n",
@@ -544,8 +548,9 @@ int primitivesMode(const Args &a) {
       o.iterations = iters;
       o.graph = 0;
       o.count = bytes / int64_t(dataTypeSize(p.type));
+      o.kernelFile = a.positional[0];
       GpuRunResult r;
-      Status s = runPlanOnOneGpu(plan, 0, a.positional[0], o, &r);
+      Status s = runPlanOnOneGpu(plan, 0, o, &r);
       double us = r.microseconds;
       std::printf("primitive\t%s\t%lld\t%lld\t%.2f\t%.1f\t%.1f\t%lld\t%lld\t%"
                   "s\n",

@@ -250,7 +250,7 @@ Status TcpBootstrap::allGather(const std::string &mine,
     if (Status s =
             sendTo(0, encodeFrame(FrameType::Gather, seq, mine), deadline);
         !s.ok())
-      return Status(s.code(), what + ": " + s.message());
+      return withContext(s, what);
     std::unique_lock<std::mutex> lock(mutex_);
     for (;;) {
       if (!failure_.ok())
@@ -307,7 +307,7 @@ Status TcpBootstrap::allGather(const std::string &mine,
         sendTo(r, result,
                gathered.ok() ? deadline : Deadline::after(kControlSendSeconds));
     if (!s.ok() && gathered.ok())
-      gathered = Status(s.code(), what + ": " + s.message());
+      gathered = withContext(s, what);
   }
   if (!gathered.ok())
     return gathered;

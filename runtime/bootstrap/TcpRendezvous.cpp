@@ -114,7 +114,7 @@ Status TcpBootstrap::rendezvousAsMaster(Deadline deadline) {
       for (;;) {
         Pending p;
         if (Status s = net::acceptOne(listener.get(), &p.fd, &p.from); !s.ok())
-          return Status(s.code(), prefix() + " (the master): " + s.message());
+          return withContext(s, prefix() + " (the master)");
         if (!p.fd.valid())
           break;
         pending.push_back(std::move(p));
@@ -195,7 +195,7 @@ Status TcpBootstrap::rendezvousAsMaster(Deadline deadline) {
   if (n > 1) {
     Endpoint local;
     if (Status s = net::localEndpoint(conns_[1]->fd.get(), &local); !s.ok())
-      return Status(s.code(), prefix() + ": " + s.message());
+      return withContext(s, prefix());
     localAddress_ = local.host();
   } else {
     localAddress_ = want.host();
@@ -203,10 +203,9 @@ Status TcpBootstrap::rendezvousAsMaster(Deadline deadline) {
   std::string welcome = encodeFrame(FrameType::Welcome, 0, encodeList(hosts_));
   for (int32_t r = 1; r < n; ++r)
     if (Status s = sendTo(r, welcome, deadline); !s.ok())
-      return Status(s.code(), prefix() + " (the master): rendezvous at " +
-                                  rendezvousText_ +
-                                  ": sending the host list to rank " +
-                                  std::to_string(r) + ": " + s.message());
+      return withContext(
+          s, prefix() + " (the master): rendezvous at " + rendezvousText_ +
+                 ": sending the host list to rank " + std::to_string(r));
   return Status::success();
 }
 
@@ -228,7 +227,7 @@ Status TcpBootstrap::rendezvousAsRank(Deadline deadline) {
                                 "address and port the same for every rank?)");
   Endpoint local;
   if (Status s = net::localEndpoint(conn->fd.get(), &local); !s.ok())
-    return Status(s.code(), prefix() + ": " + s.message());
+    return withContext(s, prefix());
   localAddress_ = local.host();
   conns_[0] = std::move(conn);
   std::string hello = encodeFrame(FrameType::Hello, info_.rank,
@@ -237,8 +236,7 @@ Status TcpBootstrap::rendezvousAsRank(Deadline deadline) {
                                       std::to_string(info_.localRank) + "\n" +
                                       hosts_[info_.rank]);
   if (Status s = sendTo(0, hello, deadline); !s.ok())
-    return Status(s.code(), prefix() + ": rendezvous at " + rendezvousText_ +
-                                ": " + s.message());
+    return withContext(s, prefix() + ": rendezvous at " + rendezvousText_);
   Connection &c = *conns_[0];
   for (;;) {
     Frame frame;

@@ -13,11 +13,14 @@
 //
 // One process per rank (CudaOptions::ranks = {r}): the launch holds only
 // rank r's arena and blocks; the processes export their arenas with CUDA
-// IPC (exportArenas), exchange the entries (runPlanOnRank: the bootstrap's
-// all-gather), and each opens its peers' (connect) before setBuffers. Ranks
-// of one launch use their arenas directly.
+// IPC (exportArenas), exchange the entries (GpuCommunicator::createForRank:
+// the bootstrap's all-gather), and each opens its peers' (connect) before
+// setBuffers. Ranks of one launch use their arenas directly.
 //
-// Several GPUs in one process (runPlanOnDevices, GpuRunOptions::devices):
+// Programs use it through collrt/GpuCommunicator.h (GpuCommunicator.cpp);
+// the harness that checks and times runs is collc-run's (GpuRun.h).
+//
+// Several GPUs in one process (createInProcess, GpuOptions::devices):
 // one launch per device, each a CudaCollective of that device's ranks on
 // its own primary context and stream; linkLaunches builds their table from
 // the arenas' device pointers, enables peer access between the devices of
@@ -202,6 +205,16 @@ private:
   /// Polls `event` with the watchdog and the peer check (wait()'s body).
   Status waitFor(cu::Event event);
   Status failWith(const Status &status, const LaunchSnapshot *s);
+  /// Whether the destructor must leave the arenas and the abort flag
+  /// allocated (a deliberate leak): a kernel may still write them, since a
+  /// launch never ended after its abort (launchNeverEnded_) or, this launch
+  /// of some ranks having failed, a peer process's kernel may.
+  bool keepsMemoryInUse() const;
+  /// The deliberate leak of a peer's host arena whose unpinning failed:
+  /// the driver may still use the pages, and a later buffer mapped at the
+  /// same address could not be pinned, so the mapping is never unmapped.
+  static void
+  leakPinnedMapping(std::shared_ptr<const transport::PeerHostBuffer> mapping);
 
   const CudaDriver *d_ = nullptr;
   cu::Context context_ = nullptr;
@@ -243,6 +256,9 @@ private:
   uint64_t launchesDone_ = 0, launchesPending_ = 0;
   bool failed_ = false;
   Status failure_;
+  /// A launch did not end 10 s after its abortFlag was raised (the GPU
+  /// ignored it): its kernel may still use this launch's memory.
+  bool launchNeverEnded_ = false;
   /// By rank: this launch's host arenas (host buffers, pinned), and the
   /// host arena addresses as the devices see them (this launch's and the
   /// peers' with host-memory connections: of this process directly, of
@@ -265,7 +281,7 @@ private:
 Status exportDmaBuf(int ordinal, cu::DevicePtr base, uint64_t allocated,
                     void *data, size_t bytes, int *fd, uint64_t *offset);
 
-/// Launches of one collective in this process (runPlanOnDevices: one per
+/// Launches of one collective in this process (createInProcess: one per
 /// device, each created with CudaOptions::ranks = its ranks and ::device):
 /// builds the table of their arenas (addresses used directly), connects
 /// each launch (peer access between the devices of every pair of ranks
@@ -276,114 +292,6 @@ Status exportDmaBuf(int ordinal, cu::DevicePtr base, uint64_t allocated,
 /// spinning until its own watchdog. A single launch of every rank needs
 /// nothing and gets nothing.
 Status linkLaunches(const std::vector<CudaCollective *> &launches);
-
-/// What runPlanOnOneGpu measured.
-struct GpuRunResult {
-  std::string kernel;
-  /// Ranks run by this launch (runPlanOnRank: 1, or 0 for a process
-  /// outside the collective).
-  int32_t ranks = 0;
-  /// Launches (runPlanOnDevices: one per device; otherwise 1).
-  int32_t launches = 1;
-  int64_t count = 0;
-  unsigned blocks = 0, threads = 0;
-  int64_t tiles = 0, tileElements = 0;
-  bool ll = false; ///< whether any message used the LL protocol
-  /// Elements compared and wrong (every output element of every rank, and
-  /// the inputs), the first few differences.
-  int64_t checked = 0, wrong = 0;
-  std::vector<std::string> examples;
-  /// Per iteration (cudaEvent timing of `iterations` launches after
-  /// `warmup`; several launches: the slowest device's), microseconds;
-  /// whether launched as a graph.
-  double microseconds = 0;
-  bool graph = false;
-  /// Bytes per rank of input (count x element size) and the bytes the
-  /// schedule reads and writes in memory per run over the launch's ranks
-  /// (every rank on one GPU; runPlanOnRank: this rank) (LaunchLayout's
-  /// traffic model, docs/gpu-runtime.md).
-  double inputBytes = 0, memoryBytes = 0;
-  /// runPlanOnRank with ranks on other hosts: the network and its device
-  /// ("tcp: rank 3 listens on ..."); "" where every peer is on this host.
-  std::string network;
-  /// runPlanOnDevices: how each pair of devices is linked, a line each
-  /// (GpuLinkChoice::lines); empty with one device.
-  std::vector<std::string> links;
-};
-
-struct GpuRunOptions : CudaOptions {
-  int64_t count = 1 << 20;
-  /// The kernel's name; empty: the plan collective's kernel by collc's
-  /// naming (prefix "collc").
-  std::string kernel;
-  std::string kernelPrefix = "collc";
-  /// Check every element (poisoned outputs, position-dependent inputs).
-  bool check = true;
-  int iterations = 20, warmup = 5;
-  /// Launch as a CUDA graph: 1 yes, 0 no, -1 when the input is at most
-  /// graphBelowBytes per rank.
-  int graph = -1;
-  size_t graphBelowBytes = 1 << 20;
-  /// runPlanOnDevices: the CUDA device of each launch (repeats allowed:
-  /// two launches on one device); rank r runs in launch r % devices.size()
-  /// (dealRanks). Empty: one launch of every rank on `device`.
-  std::vector<int32_t> devices;
-  /// runPlanOnRank: the network between ranks on different hosts (by the
-  /// bootstrap's host names): "tcp" or "ib"; "" refuses ranks on several
-  /// hosts, naming them. `netInterface`: tcp's interface (as
-  /// createTcpTransport's); `ib`: the RDMA port's choice (as the ib
-  /// transport's).
-  std::string network;
-  std::string netInterface;
-  IbTransportOptions ib;
-  /// runPlanOnDevices: a topology file whose GPU-to-GPU paths decide which
-  /// pairs of devices exchange messages through host memory (GpuLinks.h);
-  /// "": the driver's peer access decides. DeviceOptions::hostLinks, when
-  /// given, wins.
-  std::string topologyFile;
-  /// false: every pair of ranks of one host that exchange messages does so
-  /// through pinned host memory, never by peer access or CUDA IPC
-  /// (collc-run --p2p off; NCCL_P2P_DISABLE's counterpart).
-  bool peerToPeer = true;
-};
-// (DeviceOptions::gpuDirect: collc-run --gpu-direct, with --transport ib.)
-
-/// Runs collective `index` of `plan` on its N ranks of one GPU with the
-/// kernel in `kernelFile` (fatbin/cubin/PTX): device buffers per rank,
-/// inputs from runtime/check's TestData, outputs poisoned, one checked run
-/// (every element compared with the collective's definition), then timed
-/// runs. The run's failures are the Status; wrong elements are in result.
-Status runPlanOnOneGpu(const Plan &plan, size_t index,
-                       const std::string &kernelFile,
-                       const GpuRunOptions &options, GpuRunResult *result);
-
-/// Collective `index` of `plan` on its N ranks spread over the CUDA devices
-/// options.devices of this process (rank r on devices[r % G]): one launch
-/// per device (its ranks' blocks, its own stream and primary context), all
-/// launched before any is waited for, linked (linkLaunches), then checked
-/// and timed as runPlanOnOneGpu does. runPlanOnOneGpu is the case of one
-/// device. Errors: more devices than ranks, a device that does not exist,
-/// devices without peer access between ranks that exchange messages, more
-/// blocks on one device (launches that share it together) than it keeps
-/// resident.
-Status runPlanOnDevices(const Plan &plan, size_t index,
-                        const std::string &kernelFile,
-                        const GpuRunOptions &options, GpuRunResult *result);
-
-/// Collective `index` of `plan` with one rank per process: this process is
-/// world rank bootstrap.rank(); it runs its group rank's blocks on CUDA
-/// device options.device, exchanges arena entries with every other
-/// process through `bootstrap` (all-gather), opens its peers' arenas (CUDA
-/// IPC), and runs as runPlanOnOneGpu does, checking its own rank's
-/// elements and timing its own launches (result: this rank's). Every
-/// process of the world must call it with the same plan and options; a
-/// process outside every group of the collective takes part in the
-/// exchanges only. A failure is announced through the bootstrap, so that
-/// the peers' waits stop (their peer check) instead of timing out.
-Status runPlanOnRank(const Plan &plan, size_t index,
-                     const std::string &kernelFile,
-                     const GpuRunOptions &options, Bootstrap &bootstrap,
-                     GpuRunResult *result);
 
 /// The bytes a run of `layout` reads and writes in memory, over the ranks
 /// it launches (every rank of a one-GPU launch):

@@ -46,7 +46,7 @@ Status registerDmaBuf(net::Net &net, int dev, char *data, uint64_t bytes,
   if (Status s = exporter(data, size_t(bytes), &fd, &offset); !s.ok()) {
     if (fd >= 0)
       ::close(fd);
-    return Status(s.code(), "exporting it: " + s.message());
+    return withContext(s, "exporting it");
   }
   if (fd < 0)
     return Status(ErrorCode::SystemError,
@@ -56,7 +56,7 @@ Status registerDmaBuf(net::Net &net, int dev, char *data, uint64_t bytes,
                       std::to_string(offset);
   ::close(fd);
   if (!s.ok())
-    return Status(s.code(), "registering " + which + ": " + s.message());
+    return withContext(s, "registering " + which);
   return Status::success();
 }
 
@@ -158,9 +158,8 @@ Status DeviceProxy::create(std::unique_ptr<net::Net> net, int dev,
     if (Status s = p->net_->regMr(dev, hostArenas[size_t(r)], bytes,
                                   net::NetMemoryKind::Host, &m);
         !s.ok())
-      return Status(s.code(), p->what_ + ": registering rank " +
-                                  std::to_string(r) +
-                                  "'s host arena: " + s.message());
+      return withContext(s, p->what_ + ": registering rank " +
+                                std::to_string(r) + "'s host arena");
     memory[r] = m.get();
     p->memory_.push_back(std::move(m));
   }
@@ -244,7 +243,7 @@ Status DeviceProxy::create(std::unique_ptr<net::Net> net, int dev,
                         " allows (" + std::to_string(device.maxDepth) +
                         "): use fewer channels or slots");
   if (Status s = p->net_->listen(dev, &p->handle_, &p->listen_); !s.ok())
-    return Status(s.code(), p->what_ + ": " + s.message());
+    return withContext(s, p->what_);
   *out = std::move(p);
   return Status::success();
 }
@@ -263,16 +262,16 @@ Status DeviceProxy::registerDeviceArena(int32_t rank, char *data,
     if (Status s =
             registerDmaBuf(*net_, dev_, data, bytes, gpuDirect.exportDmaBuf, m);
         !s.ok())
-      return Status(s.code(), what_ + ": registering " + arena +
-                                  " through dma-buf: " + s.message());
+      return withContext(s,
+                         what_ + ": registering " + arena + " through dma-buf");
     how.dmaBuf = true;
     break;
   case GpuMemoryRegistration::PeerMem:
     if (Status s = net_->regMr(dev_, data, size_t(bytes),
                                net::NetMemoryKind::Device, m);
         !s.ok())
-      return Status(s.code(), what_ + ": registering " + arena +
-                                  " through nvidia-peermem: " + s.message());
+      return withContext(s, what_ + ": registering " + arena +
+                                " through nvidia-peermem");
     how.why = "not tried: peermem was asked for";
     break;
   case GpuMemoryRegistration::Auto: {
@@ -291,11 +290,9 @@ Status DeviceProxy::registerDeviceArena(int32_t rank, char *data,
     if (Status s = net_->regMr(dev_, data, size_t(bytes),
                                net::NetMemoryKind::Device, m);
         !s.ok())
-      return Status(s.code(), what_ + ": " + arena +
-                                  ": GPU memory cannot be registered: "
-                                  "dma-buf: " +
-                                  viaDmaBuf.message() +
-                                  "; nvidia-peermem: " + s.message());
+      return withContext(s, what_ + ": " + arena +
+                                ": GPU memory cannot be registered: dma-buf: " +
+                                viaDmaBuf.message() + "; nvidia-peermem");
     how.why = viaDmaBuf.message();
     break;
   }
@@ -395,13 +392,12 @@ Status DeviceProxy::connectAll(const std::vector<std::string> &handles,
     if (Status s = net_->regMr(dev_, link->hello, kHelloBytes,
                                net::NetMemoryKind::Host, &link->helloMemory);
         !s.ok())
-      return Status(s.code(), what_ + ": " + s.message());
+      return withContext(s, what_);
     if (link->sends) {
       if (Status s = net_->connect(dev_, handles[size_t(link->peer)],
                                    link->depth, deadline, &link->connecting);
           !s.ok())
-        return Status(s.code(),
-                      what_ + ": " + link->name() + ": " + s.message());
+        return withContext(s, what_ + ": " + link->name());
       putWord(link->hello, kHelloMagic);
       putWord(link->hello + 8, uint64_t(link->rank));
       putWord(link->hello + 16, uint64_t(link->peer));
@@ -421,23 +417,20 @@ Status DeviceProxy::connectAll(const std::vector<std::string> &handles,
       all = false;
       if (!link->sendComm) {
         if (Status s = link->connecting->step(&link->sendComm); !s.ok())
-          return Status(s.code(),
-                        what_ + ": " + link->name() + ": " + s.message());
+          return withContext(s, what_ + ": " + link->name());
         if (!link->sendComm)
           continue;
         link->connecting.reset();
         progressed = true;
       }
       if (Status s = link->sendComm->progress(); !s.ok())
-        return Status(s.code(),
-                      what_ + ": " + link->name() + ": " + s.message());
+        return withContext(s, what_ + ": " + link->name());
       if (!link->helloRequest) {
         if (Status s =
                 link->sendComm->isend(link->hello, kHelloBytes, kHelloTag,
                                       *link->helloMemory, &link->helloRequest);
             !s.ok())
-          return Status(s.code(),
-                        what_ + ": " + link->name() + ": " + s.message());
+          return withContext(s, what_ + ": " + link->name());
         if (!link->helloRequest)
           continue;
         progressed = true;
@@ -446,8 +439,7 @@ Status DeviceProxy::connectAll(const std::vector<std::string> &handles,
       size_t bytes = 0;
       if (Status s = link->sendComm->test(link->helloRequest, &done, &bytes);
           !s.ok())
-        return Status(s.code(),
-                      what_ + ": " + link->name() + ": " + s.message());
+        return withContext(s, what_ + ": " + link->name());
       if (done) {
         link->helloRequest = nullptr;
         link->ready = true;
@@ -462,28 +454,28 @@ Status DeviceProxy::connectAll(const std::vector<std::string> &handles,
     // Accept, and read each newcomer's hello.
     std::unique_ptr<net::NetRecvComm> comm;
     if (Status s = listen_->accept(&comm); !s.ok())
-      return Status(s.code(), what_ + ": accepting: " + s.message());
+      return withContext(s, what_ + ": accepting");
     if (comm) {
       auto in = std::make_unique<Incoming>();
       in->comm = std::move(comm);
       if (Status s = net_->regMr(dev_, in->hello, kHelloBytes,
                                  net::NetMemoryKind::Host, &in->memory);
           !s.ok())
-        return Status(s.code(), what_ + ": " + s.message());
+        return withContext(s, what_);
       incoming.push_back(std::move(in));
       progressed = true;
     }
     for (size_t i = 0; i < incoming.size();) {
       Incoming &in = *incoming[i];
       if (Status s = in.comm->progress(); !s.ok())
-        return Status(s.code(), what_ + ": a connection from " +
-                                    in.comm->peerAddress() +
-                                    " failed before its hello: " + s.message());
+        return withContext(s, what_ + ": a connection from " +
+                                  in.comm->peerAddress() +
+                                  " failed before its hello");
       if (!in.request) {
         if (Status s = in.comm->irecv(in.hello, kHelloBytes, kHelloTag,
                                       *in.memory, &in.request);
             !s.ok())
-          return Status(s.code(), what_ + ": " + s.message());
+          return withContext(s, what_);
         if (!in.request) {
           ++i;
           continue;
@@ -492,9 +484,8 @@ Status DeviceProxy::connectAll(const std::vector<std::string> &handles,
       bool done = false;
       size_t bytes = 0;
       if (Status s = in.comm->test(in.request, &done, &bytes); !s.ok())
-        return Status(s.code(), what_ + ": a connection from " +
-                                    in.comm->peerAddress() + ": " +
-                                    s.message());
+        return withContext(s, what_ + ": a connection from " +
+                                  in.comm->peerAddress());
       if (!done) {
         ++i;
         continue;
@@ -577,8 +568,7 @@ Status DeviceProxy::linkProgress(Link &link, bool *progressed) {
       if (Status r = link.recvComm->irecv(link.hello, kHelloBytes, kHelloTag,
                                           *link.helloMemory, &link.byeRequest);
           !r.ok())
-        return Status(r.code(),
-                      what_ + ": " + link.name() + ": " + r.message());
+        return withContext(r, what_ + ": " + link.name());
     }
     return s.ok() ? checkGoodbye(link, Status::success(), progressed)
                   : checkGoodbye(link, s, progressed);
@@ -673,7 +663,7 @@ Status DeviceProxy::moveMessages(bool *progressed) {
                                             size_t(bytes), uint64_t(h.channel),
                                             *h.memory, &request);
             !s.ok())
-          return Status(s.code(), what_ + ": " + h.name() + ": " + s.message());
+          return withContext(s, what_ + ": " + h.name());
         if (!request)
           break; // the peer has not posted a receive yet
         h.requests.push_back(request);
@@ -736,7 +726,7 @@ Status DeviceProxy::completeFront(Half &h, size_t bytes) {
   }
   if (h.onDevice && flush_)
     if (Status s = flush_(); !s.ok()) // the NIC's writes, visible
-      return Status(s.code(), what_ + ": " + h.name() + ": " + s.message());
+      return withContext(s, what_ + ": " + h.name());
   __atomic_store_n(&h.sizes[(n - 1) % h.slots], uint64_t(bytes),
                    __ATOMIC_RELAXED);
   storeRelease(h.head, n); // the kernel may read it

@@ -176,8 +176,7 @@ Status emulateLaunches(
     uint64_t bytes = (one.layout.launchBytes() + 255) / 256 * 256;
     void *memory = nullptr;
     if (Status s = allocateHostBuffer(bytes, &memory); !s.ok())
-      return Status(s.code(),
-                    what + ": the emulated device arena: " + s.message());
+      return withContext(s, what + ": the emulated device arena");
     one.memory = static_cast<char *>(memory);
     std::memset(one.memory, 0, bytes);
     // Network and host-memory connections: host arenas; for the network
@@ -192,8 +191,8 @@ Status emulateLaunches(
         // A host buffer (memfd): what the processes of a host map.
         void *h = nullptr;
         if (Status s = allocateHostBuffer(hostBytes, &h); !s.ok())
-          return Status(s.code(), what + ": rank " + std::to_string(r) +
-                                      "'s host arena: " + s.message());
+          return withContext(s, what + ": rank " + std::to_string(r) +
+                                    "'s host arena");
         std::memset(h, 0, hostBytes);
         one.hostArenas[size_t(r)] = static_cast<char *>(h);
       }
@@ -269,7 +268,7 @@ Status emulateLaunches(
   for (int32_t r = 0; r < n; ++r)
     if (Status s = decodeArenaEntry(table[size_t(r)], r, &entries[size_t(r)]);
         !s.ok())
-      return Status(s.code(), what + ": " + s.message());
+      return withContext(s, what);
 
   // Inputs: read in place unless the rank writes its input (its copy in the
   // arena) or the output overlaps it (a private copy).
@@ -303,9 +302,9 @@ Status emulateLaunches(
                   int64_t(getpid()), entries[size_t(p)].hostKey, &mapped,
                   /*writable=*/true);
               !s.ok())
-            return Status(s.code(), what + ": rank " + std::to_string(r) +
-                                        "'s peer " + std::to_string(p) +
-                                        "'s host arena: " + s.message());
+            return withContext(s, what + ": rank " + std::to_string(r) +
+                                      "'s peer " + std::to_string(p) +
+                                      "'s host arena");
           hostArenas[size_t(p)] = address(mapped->data());
           one->peerHostArenas.push_back(std::move(mapped));
         }

@@ -55,8 +55,7 @@ Status chooseGpuLinks(const LaunchLayout &layout,
                            std::to_string(key.second);
         bool can = false;
         if (Status s = canAccess(key.first, key.second, &can); !s.ok())
-          return Status(s.code(),
-                        layout.name() + ": " + pair + ": " + s.message());
+          return withContext(s, layout.name() + ": " + pair);
         bool host = !can;
         std::string why;
         if (topology) {

@@ -60,12 +60,10 @@ template <class P> P *pointer(uint64_t base, uint64_t offset) {
 
 } // namespace
 
-Status LaunchLayout::create(const PlanCollective &collective, size_t index,
-                            int64_t count, const DeviceOptions &options,
-                            LaunchLayout *out) {
-  LaunchLayout &l = *out;
-  l = LaunchLayout();
-  const Program &program = collective.program;
+namespace {
+
+Status checkLayoutArguments(const Program &program, size_t index, int64_t count,
+                            const DeviceOptions &options) {
   int32_t n = program.numRanks;
   if (n < 1)
     return Status(ErrorCode::InvalidPlan,
@@ -82,44 +80,74 @@ Status LaunchLayout::create(const PlanCollective &collective, size_t index,
     return Status(ErrorCode::InvalidArgument,
                   "connectSeconds = " + std::to_string(options.connectSeconds) +
                       " must be in (0, 1e9]");
+  return Status::success();
+}
+
+} // namespace
+
+Status LaunchLayout::create(const PlanCollective &collective, size_t index,
+                            int64_t count, const DeviceOptions &options,
+                            LaunchLayout *out) {
+  LaunchLayout &l = *out;
+  l = LaunchLayout();
+  COLLRT_RETURN_IF_ERROR(
+      checkLayoutArguments(collective.program, index, count, options));
+  COLLRT_RETURN_IF_ERROR(l.layOutRanks(collective, index, count, options));
+  COLLRT_RETURN_IF_ERROR(l.sizeTilesAndSlots(count, options));
+  COLLRT_RETURN_IF_ERROR(l.placeRanks(options));
+  l.findConnections(options);
+  for (size_t r = 0; r < size_t(l.nranks_); ++r)
+    l.layOutArena(r);
+  l.layOutLaunch();
+  l.key_ = l.computeKey();
+  return Status::success();
+}
+
+Status LaunchLayout::layOutRanks(const PlanCollective &collective, size_t index,
+                                 int64_t count, const DeviceOptions &options) {
+  int32_t n = collective.program.numRanks;
   // One group of the program's ranks: the launch runs group ranks 0..N-1.
-  l.collective_ = collective;
-  l.collective_.groups.assign(1, {});
+  collective_ = collective;
+  collective_.groups.assign(1, {});
   for (int32_t r = 0; r < n; ++r)
-    l.collective_.groups[0].push_back(r);
+    collective_.groups[0].push_back(r);
   if (options.slots && options.slots < collective.connectionSlots)
     return Status(ErrorCode::InvalidArgument,
                   "slots = " + std::to_string(options.slots) +
                       " is fewer than the " +
                       std::to_string(collective.connectionSlots) +
                       " the schedule was verified with (connectionSlots)");
-  l.slots_ = options.slots ? options.slots : collective.connectionSlots;
+  slots_ = options.slots ? options.slots : collective.connectionSlots;
 
-  l.ranks_.resize(size_t(n));
+  ranks_.resize(size_t(n));
   for (int32_t r = 0; r < n; ++r)
-    if (Status s =
-            exec::buildRunLayout(l.collective_, index, r, n, count,
-                                 options.slotBytes, &l.ranks_[size_t(r)]);
-        !s.ok())
-      return s;
-  const exec::RunLayout &first = l.ranks_[0];
-  l.name_ = first.collectiveName;
-  l.nranks_ = n;
-  l.elementSize_ = first.elementSize;
-  uint64_t e = l.elementSize_;
+    COLLRT_RETURN_IF_ERROR(exec::buildRunLayout(collective_, index, r, n, count,
+                                                options.slotBytes,
+                                                &ranks_[size_t(r)]));
+  const exec::RunLayout &first = ranks_[0];
+  name_ = first.collectiveName;
+  nranks_ = n;
+  elementSize_ = first.elementSize;
+  return Status::success();
+}
 
+Status LaunchLayout::sizeTilesAndSlots(int64_t count,
+                                       const DeviceOptions &options) {
+  const Program &program = collective_.program;
+  const exec::RunLayout &first = ranks_[0];
+  uint64_t e = elementSize_;
   collc::sched::ChunkLayout chunks(program, count);
   int64_t largest = largestChunk(program, chunks);
   int64_t t = first.tileElements;
   int64_t unit = int64_t(16 / e);
   if (options.alignTiles && unit > 1 && t >= unit)
     t -= t % unit;
-  l.tileElements_ = t;
-  l.tiles_ = std::max<int64_t>(1, (largest + t - 1) / t);
-  l.largestSlice_ = std::min(t, largest);
-  for (exec::RunLayout &rank : l.ranks_) {
-    rank.tileElements = l.tileElements_;
-    rank.tiles = uint64_t(l.tiles_);
+  tileElements_ = t;
+  tiles_ = std::max<int64_t>(1, (largest + t - 1) / t);
+  largestSlice_ = std::min(t, largest);
+  for (exec::RunLayout &rank : ranks_) {
+    rank.tileElements = tileElements_;
+    rank.tiles = uint64_t(tiles_);
   }
   uint64_t c = first.maxMessageChunks;
   uint64_t capacity =
@@ -130,207 +158,225 @@ Status LaunchLayout::create(const PlanCollective &collective, size_t index,
   if (capacity > std::numeric_limits<uint32_t>::max() ||
       ll > std::numeric_limits<uint32_t>::max())
     return Status(ErrorCode::InvalidArgument,
-                  l.name_ +
-                      ": slotBytes = " + std::to_string(options.slotBytes) +
+                  name_ + ": slotBytes = " + std::to_string(options.slotBytes) +
                       " and llBytes = " + std::to_string(options.llBytes) +
                       " give device slots over 4 GiB");
-  l.slotCapacity_ = uint32_t(capacity);
-  l.llSlotBytes_ = uint32_t(ll);
-  l.llBytes_ = ll ? options.llBytes : 0;
-  l.stagingBytes_ = capacity;
+  slotCapacity_ = uint32_t(capacity);
+  llSlotBytes_ = uint32_t(ll);
+  llBytes_ = ll ? options.llBytes : 0;
+  stagingBytes_ = capacity;
+  return Status::success();
+}
 
-  // The launched ranks.
-  l.arenaOffset_.assign(size_t(n), 0);
+Status LaunchLayout::placeRanks(const DeviceOptions &options) {
+  const int32_t n = nranks_;
+  arenaOffset_.assign(size_t(n), 0);
   std::vector<bool> launched(size_t(n), options.ranks.empty());
   for (int32_t r : options.ranks) {
     if (r < 0 || r >= n)
       return Status(ErrorCode::InvalidArgument,
-                    l.name_ + ": DeviceOptions::ranks names rank " +
+                    name_ + ": DeviceOptions::ranks names rank " +
                         std::to_string(r) + ", outside the program's " +
                         std::to_string(n) + " ranks");
     if (launched[size_t(r)])
       return Status(ErrorCode::InvalidArgument,
-                    l.name_ + ": DeviceOptions::ranks names rank " +
+                    name_ + ": DeviceOptions::ranks names rank " +
                         std::to_string(r) + " twice");
     launched[size_t(r)] = true;
   }
   for (int32_t r = 0; r < n; ++r)
     if (launched[size_t(r)])
-      l.launched_.push_back(r);
+      launched_.push_back(r);
   if (!options.hosts.empty() && options.hosts.size() != size_t(n))
     return Status(ErrorCode::InvalidArgument,
-                  l.name_ + ": DeviceOptions::hosts names the hosts of " +
+                  name_ + ": DeviceOptions::hosts names the hosts of " +
                       std::to_string(options.hosts.size()) +
                       " ranks for a program of " + std::to_string(n) +
                       " ranks (one per rank, or none: every rank on one "
                       "host)");
-  l.hosts_ = options.hosts;
-  if (std::all_of(l.hosts_.begin(), l.hosts_.end(),
-                  [&](int32_t h) { return h == l.hosts_[0]; }))
-    l.hosts_.clear();
+  hosts_ = options.hosts;
+  if (std::all_of(hosts_.begin(), hosts_.end(),
+                  [&](int32_t h) { return h == hosts_[0]; }))
+    hosts_.clear();
   if (!options.hostLinks.empty())
-    l.viaHost_.assign(size_t(n) * size_t(n), 0);
+    viaHost_.assign(size_t(n) * size_t(n), 0);
   for (auto [a, b] : options.hostLinks) {
     if (a < 0 || a >= n || b < 0 || b >= n || a == b)
       return Status(ErrorCode::InvalidArgument,
-                    l.name_ + ": DeviceOptions::hostLinks names ranks " +
+                    name_ + ": DeviceOptions::hostLinks names ranks " +
                         std::to_string(a) + " and " + std::to_string(b) +
                         ": a pair of two different ranks of the program's " +
                         std::to_string(n) + " is wanted");
-    if (l.acrossHosts(a, b))
+    if (acrossHosts(a, b))
       return Status(ErrorCode::InvalidArgument,
-                    l.name_ + ": DeviceOptions::hostLinks names ranks " +
+                    name_ + ": DeviceOptions::hostLinks names ranks " +
                         std::to_string(a) + " and " + std::to_string(b) +
                         ", which are on different hosts (their connections "
                         "are network connections)");
-    l.viaHost_[size_t(a) * size_t(n) + size_t(b)] = 1;
-    l.viaHost_[size_t(b) * size_t(n) + size_t(a)] = 1;
+    viaHost_[size_t(a) * size_t(n) + size_t(b)] = 1;
+    viaHost_[size_t(b) * size_t(n) + size_t(a)] = 1;
   }
+  return Status::success();
+}
 
-  // The connections of every rank, the grid of the launched ones.
-  l.peers_.resize(size_t(n));
+void LaunchLayout::findConnections(const DeviceOptions &options) {
+  const Program &program = collective_.program;
+  const int32_t n = nranks_;
+  std::vector<bool> launched(size_t(n), false);
+  for (int32_t r : launched_)
+    launched[size_t(r)] = true;
+  peers_.resize(size_t(n));
   for (int32_t r = 0; r < n; ++r) {
     const auto &channels = program.ranks[size_t(r)].channels;
-    l.maxChannels_ = std::max(l.maxChannels_, int32_t(channels.size()));
+    maxChannels_ = std::max(maxChannels_, int32_t(channels.size()));
     for (uint32_t ch = 0; ch < channels.size(); ++ch) {
       if (channels[ch].instructions.empty())
         continue;
       if (launched[size_t(r)]) {
-        l.blockRank_.push_back(r);
-        l.blockChannel_.push_back(int32_t(ch));
+        blockRank_.push_back(r);
+        blockChannel_.push_back(int32_t(ch));
       }
-      for (const auto &key : l.ranks_[size_t(r)].spec.sendTo) {
+      for (const auto &key : ranks_[size_t(r)].spec.sendTo) {
         if (key.channel != ch)
           continue;
         Connection conn;
         conn.from = r;
         conn.to = key.peer;
         conn.channel = ch;
-        conn.net = l.acrossHosts(r, key.peer);
+        conn.net = acrossHosts(r, key.peer);
         conn.slotsOnDevice = conn.net && options.gpuDirect;
-        conn.viaHost = l.viaHost(r, key.peer);
+        conn.viaHost = viaHost(r, key.peer);
         for (const auto &in : channels[ch].instructions)
           if (collc::sched::opcodeSends(in.opcode) && in.sendPeer == key.peer)
             ++conn.messagesPerTile;
-        l.connections_.push_back(conn);
+        connections_.push_back(conn);
       }
     }
   }
-  if (l.maxChannels_ == 0)
-    l.maxChannels_ = 1;
-  for (const Connection &conn : l.connections_)
+  if (maxChannels_ == 0)
+    maxChannels_ = 1;
+  for (const Connection &conn : connections_)
     for (auto [a, b] : {std::make_pair(conn.from, conn.to),
                         std::make_pair(conn.to, conn.from)})
       if (a != b &&
-          std::find(l.peers_[size_t(a)].begin(), l.peers_[size_t(a)].end(),
-                    b) == l.peers_[size_t(a)].end())
-        l.peers_[size_t(a)].push_back(b);
-  for (auto &peers : l.peers_)
+          std::find(peers_[size_t(a)].begin(), peers_[size_t(a)].end(), b) ==
+              peers_[size_t(a)].end())
+        peers_[size_t(a)].push_back(b);
+  for (auto &peers : peers_)
     std::sort(peers.begin(), peers.end());
+}
 
-  // Every rank's arena (its own offsets from 0): control first, then data.
-  size_t m = size_t(l.maxChannels_), N = size_t(n);
-  l.arenas_.resize(N);
-  for (size_t r = 0; r < N; ++r) {
-    Allocator a;
-    RankArena &ra = l.arenas_[r];
-    for (int b = 0; b < 3; ++b)
-      ra.offsets[b] = a.take(l.ranks_[r].offsets[b].size() * 8);
-    ra.sendTo = a.take(N * m * sizeof(DeviceConnection));
-    ra.recvFrom = a.take(N * m * sizeof(DeviceConnection));
-    ra.progress = a.take(m * 8);
-    ra.tileEpoch = a.take(m * 8);
-    ra.waitState = a.take(m * 8 * wait::kWords);
-    ra.scratchSlices =
-        a.take(uint64_t(program.buffers.scratchChunks) * l.tiles_ * 8 + 8);
-    // The words each side polls are in its own arena; the other side
-    // writes them. A network connection's words and slots are in each
-    // side's host arena (below); only the counters stay here.
-    for (Connection &conn : l.connections_) {
-      bool inHost = conn.net || conn.viaHost;
-      if (size_t(conn.to) == r) {
-        if (!inHost) {
-          conn.head = a.take(8, 128);
-          conn.sizes = a.take(8 * l.slots_);
-        }
-        conn.recvCounter = a.take(8, 128);
+void LaunchLayout::layOutArena(size_t r) {
+  const Program &program = collective_.program;
+  const uint64_t e = elementSize_;
+  size_t m = size_t(maxChannels_), N = size_t(nranks_);
+  arenas_.resize(N);
+  // Its own offsets from 0: control first, then data.
+  Allocator a;
+  RankArena &ra = arenas_[r];
+  for (int b = 0; b < 3; ++b)
+    ra.offsets[b] = a.take(ranks_[r].offsets[b].size() * 8);
+  ra.sendTo = a.take(N * m * sizeof(DeviceConnection));
+  ra.recvFrom = a.take(N * m * sizeof(DeviceConnection));
+  ra.progress = a.take(m * 8);
+  ra.tileEpoch = a.take(m * 8);
+  ra.waitState = a.take(m * 8 * wait::kWords);
+  ra.scratchSlices =
+      a.take(uint64_t(program.buffers.scratchChunks) * tiles_ * 8 + 8);
+  // The words each side polls are in its own arena; the other side
+  // writes them. A network connection's words and slots are in each
+  // side's host arena (below); only the counters stay here.
+  for (Connection &conn : connections_) {
+    bool inHost = conn.net || conn.viaHost;
+    if (size_t(conn.to) == r) {
+      if (!inHost) {
+        conn.head = a.take(8, 128);
+        conn.sizes = a.take(8 * slots_);
       }
-      if (size_t(conn.from) == r) {
-        if (!inHost)
-          conn.tail = a.take(8, 128);
-        conn.sendCounter = a.take(8, 128);
-      }
+      conn.recvCounter = a.take(8, 128);
     }
-    ra.controlBytes = a.take(0);
-    for (Connection &conn : l.connections_) {
-      if (conn.slotsOnDevice) { // GPUDirect: the network's slots here
-        if (size_t(conn.to) == r)
-          conn.buffers = a.take(uint64_t(l.slots_) * l.slotCapacity_);
-        if (size_t(conn.from) == r)
-          conn.sendBuffers = a.take(uint64_t(l.slots_) * l.slotCapacity_);
-        continue;
-      }
-      if (size_t(conn.to) != r || conn.net || conn.viaHost)
-        continue;
-      conn.buffers = a.take(uint64_t(l.slots_) * l.slotCapacity_);
-      if (l.llSlotBytes_)
-        conn.llBuffers = a.take(uint64_t(l.slots_) * l.llSlotBytes_);
+    if (size_t(conn.from) == r) {
+      if (!inHost)
+        conn.tail = a.take(8, 128);
+      conn.sendCounter = a.take(8, 128);
     }
-    // The host arena: each network connection's half on this side, a
-    // complete local connection (slots, sizes, head, tail) that the proxy
-    // moves messages out of (sender) or into (receiver).
-    Allocator h;
-    for (Connection &conn : l.connections_) {
-      if (conn.viaHost) {
-        // One connection, as in device memory, in pinned host memory.
-        if (size_t(conn.to) == r) {
-          conn.head = h.take(8, 128);
-          conn.sizes = h.take(8 * l.slots_);
-          conn.buffers = h.take(uint64_t(l.slots_) * l.slotCapacity_);
-          if (l.llSlotBytes_)
-            conn.llBuffers = h.take(uint64_t(l.slots_) * l.llSlotBytes_);
-        }
-        if (size_t(conn.from) == r)
-          conn.tail = h.take(8, 128);
-        continue;
-      }
-      if (!conn.net)
-        continue;
+  }
+  ra.controlBytes = a.take(0);
+  for (Connection &conn : connections_) {
+    if (conn.slotsOnDevice) { // GPUDirect: the network's slots here
+      if (size_t(conn.to) == r)
+        conn.buffers = a.take(uint64_t(slots_) * slotCapacity_);
+      if (size_t(conn.from) == r)
+        conn.sendBuffers = a.take(uint64_t(slots_) * slotCapacity_);
+      continue;
+    }
+    if (size_t(conn.to) != r || conn.net || conn.viaHost)
+      continue;
+    conn.buffers = a.take(uint64_t(slots_) * slotCapacity_);
+    if (llSlotBytes_)
+      conn.llBuffers = a.take(uint64_t(slots_) * llSlotBytes_);
+  }
+  ra.hostBytes = layOutHostArena(r);
+  const exec::RunLayout &rl = ranks_[r];
+  ra.scratch = a.take(uint64_t(rl.bufferElements(Buffer::Scratch)) * e + 16);
+  ra.staging = a.take(m * stagingBytes_);
+  if (rl.writesInput)
+    ra.inputCopy = a.take(uint64_t(rl.bufferElements(Buffer::Input)) * e + 16);
+  ra.bytes = a.take(0, 256);
+}
+
+uint64_t LaunchLayout::layOutHostArena(size_t r) {
+  // Each network connection's half on this side, a complete local
+  // connection (slots, sizes, head, tail) that the proxy moves messages
+  // out of (sender) or into (receiver); each host-memory connection.
+  Allocator h;
+  for (Connection &conn : connections_) {
+    if (conn.viaHost) {
+      // One connection, as in device memory, in pinned host memory.
       if (size_t(conn.to) == r) {
         conn.head = h.take(8, 128);
-        conn.recvTail = h.take(8, 128);
-        conn.sizes = h.take(8 * l.slots_);
-        if (!conn.slotsOnDevice)
-          conn.buffers = h.take(uint64_t(l.slots_) * l.slotCapacity_);
+        conn.sizes = h.take(8 * slots_);
+        conn.buffers = h.take(uint64_t(slots_) * slotCapacity_);
+        if (llSlotBytes_)
+          conn.llBuffers = h.take(uint64_t(slots_) * llSlotBytes_);
       }
-      if (size_t(conn.from) == r) {
-        conn.sendHead = h.take(8, 128);
+      if (size_t(conn.from) == r)
         conn.tail = h.take(8, 128);
-        conn.sendSizes = h.take(8 * l.slots_);
-        if (!conn.slotsOnDevice)
-          conn.sendBuffers = h.take(uint64_t(l.slots_) * l.slotCapacity_);
-      }
+      continue;
     }
-    ra.hostBytes = h.take(0, 256);
-    const exec::RunLayout &rl = l.ranks_[r];
-    ra.scratch = a.take(uint64_t(rl.bufferElements(Buffer::Scratch)) * e + 16);
-    ra.staging = a.take(m * l.stagingBytes_);
-    if (rl.writesInput)
-      ra.inputCopy =
-          a.take(uint64_t(rl.bufferElements(Buffer::Input)) * e + 16);
-    ra.bytes = a.take(0, 256);
+    if (!conn.net)
+      continue;
+    if (size_t(conn.to) == r) {
+      conn.head = h.take(8, 128);
+      conn.recvTail = h.take(8, 128);
+      conn.sizes = h.take(8 * slots_);
+      if (!conn.slotsOnDevice)
+        conn.buffers = h.take(uint64_t(slots_) * slotCapacity_);
+    }
+    if (size_t(conn.from) == r) {
+      conn.sendHead = h.take(8, 128);
+      conn.tail = h.take(8, 128);
+      conn.sendSizes = h.take(8 * slots_);
+      if (!conn.slotsOnDevice)
+        conn.sendBuffers = h.take(uint64_t(slots_) * slotCapacity_);
+    }
   }
+  return h.take(0, 256);
+}
 
-  // The launch: the header, then the launched ranks' arenas.
+void LaunchLayout::layOutLaunch() {
+  // The header, then the launched ranks' arenas.
   Allocator a;
-  a.take(N * sizeof(RankContext));
-  l.blockRankOffset_ = a.take(l.blockRank_.size() * 4 + 4);
-  l.blockChannelOffset_ = a.take(l.blockChannel_.size() * 4 + 4);
-  l.headerBytes_ = a.take(0);
-  for (int32_t r : l.launched_)
-    l.arenaOffset_[size_t(r)] = a.take(l.arenas_[size_t(r)].bytes);
-  l.launchBytes_ = a.take(0, 256);
+  a.take(size_t(nranks_) * sizeof(RankContext));
+  blockRankOffset_ = a.take(blockRank_.size() * 4 + 4);
+  blockChannelOffset_ = a.take(blockChannel_.size() * 4 + 4);
+  headerBytes_ = a.take(0);
+  for (int32_t r : launched_)
+    arenaOffset_[size_t(r)] = a.take(arenas_[size_t(r)].bytes);
+  launchBytes_ = a.take(0, 256);
+}
 
+uint64_t LaunchLayout::computeKey() const {
   // What peers must agree on (FNV-1a over the numbers).
   uint64_t h = 1469598103934665603ull;
   auto mix = [&h](uint64_t v) {
@@ -339,15 +385,15 @@ Status LaunchLayout::create(const PlanCollective &collective, size_t index,
       h *= 1099511628211ull;
     }
   };
-  for (char ch : l.name_)
+  for (char ch : name_)
     mix(uint64_t(uint8_t(ch)));
-  for (uint64_t v : {uint64_t(n), uint64_t(l.maxChannels_), l.elementSize_,
-                     uint64_t(l.tileElements_), uint64_t(l.tiles_),
-                     uint64_t(l.largestSlice_), uint64_t(l.slots_),
-                     uint64_t(l.slotCapacity_), uint64_t(l.llSlotBytes_),
-                     uint64_t(l.llBytes_), l.stagingBytes_})
+  for (uint64_t v :
+       {uint64_t(nranks_), uint64_t(maxChannels_), uint64_t(elementSize_),
+        uint64_t(tileElements_), uint64_t(tiles_), uint64_t(largestSlice_),
+        uint64_t(slots_), uint64_t(slotCapacity_), uint64_t(llSlotBytes_),
+        uint64_t(llBytes_), stagingBytes_})
     mix(v);
-  for (const Connection &c : l.connections_)
+  for (const Connection &c : connections_)
     for (uint64_t v :
          {uint64_t(c.from), uint64_t(c.to), uint64_t(c.channel),
           c.messagesPerTile, c.head, c.recvCounter, c.sizes, c.buffers,
@@ -355,14 +401,13 @@ Status LaunchLayout::create(const PlanCollective &collective, size_t index,
           c.sendSizes, c.sendBuffers, c.recvTail, uint64_t(c.viaHost),
           uint64_t(c.slotsOnDevice)})
       mix(v);
-  for (const RankArena &ra : l.arenas_)
+  for (const RankArena &ra : arenas_)
     for (uint64_t v :
          {ra.offsets[0], ra.offsets[1], ra.offsets[2], ra.sendTo, ra.recvFrom,
           ra.progress, ra.tileEpoch, ra.waitState, ra.scratchSlices, ra.scratch,
           ra.staging, ra.inputCopy, ra.controlBytes, ra.bytes, ra.hostBytes})
       mix(v);
-  l.key_ = h;
-  return Status::success();
+  return h;
 }
 
 bool LaunchLayout::usesNet() const {

@@ -317,6 +317,29 @@ public:
                           const std::vector<uint64_t> &hostArenas = {}) const;
 
 private:
+  // create()'s steps, in order.
+  /// The collective as one group of N ranks, the slots, every rank's
+  /// RunLayout (buffers, chunks, tiles as the CPU executor has them).
+  Status layOutRanks(const PlanCollective &collective, size_t index,
+                     int64_t count, const DeviceOptions &options);
+  /// The tile (aligned for vector loads), the tile count, the slot and LL
+  /// area sizes.
+  Status sizeTilesAndSlots(int64_t count, const DeviceOptions &options);
+  /// Which ranks this launch runs, their hosts, the host-memory links.
+  Status placeRanks(const DeviceOptions &options);
+  /// Every rank's connections (network, host-memory or device), its peers,
+  /// the grid of the launched ranks' channels.
+  void findConnections(const DeviceOptions &options);
+  /// Rank r's arena: control words, then the slots it receives on,
+  /// scratch, staging and the private input copy; its host arena.
+  void layOutArena(size_t r);
+  /// Rank r's host arena (network and host-memory connections): its bytes.
+  uint64_t layOutHostArena(size_t r);
+  /// The launch's allocation: the header, then the launched ranks' arenas.
+  void layOutLaunch();
+  /// The hash of everything peers must agree on (key()).
+  uint64_t computeKey() const;
+
   std::string name_;
   PlanCollective collective_;
   int32_t nranks_ = 0, maxChannels_ = 0;

@@ -110,7 +110,7 @@ std::string ChannelRunner::where(uint64_t tile, uint32_t index) const {
 
 /// Adds "where" to a failure that does not say it.
 static Status inContext(const std::string &where, const Status &status) {
-  return Status(status.code(), where + ": " + status.message());
+  return withContext(status, where);
 }
 
 Status ChannelRunner::runStream() {

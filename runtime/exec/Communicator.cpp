@@ -140,10 +140,8 @@ Status TransportCommunicator::finalize() {
     return Status::success();
   if (Status s = bootstrap_->barrier(Deadline::after(options_.timeoutSeconds));
       !s.ok())
-    return Status(s.code(), "rank " + std::to_string(rank()) +
-                                ": finalize (waiting for every rank to "
-                                "finish): " +
-                                s.message());
+    return withContext(s, "rank " + std::to_string(rank()) +
+                              ": finalize (waiting for every rank to finish)");
   return Status::success();
 }
 

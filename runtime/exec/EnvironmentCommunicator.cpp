@@ -115,12 +115,11 @@ Communicator::createFromEnvironment(const CommOptions &options,
   if (!s.ok()) {
     // The others are waiting in the same call: tell them why.
     bootstrap->announceFailure(s.message());
-    return Status(s.code(), "rank " + std::to_string(info.rank) + ": the " +
-                                kind + " transport" +
-                                (options.transport == "auto"
-                                     ? " (chosen by transport = \"auto\")"
-                                     : "") +
-                                ": " + s.message());
+    return withContext(s, "rank " + std::to_string(info.rank) + ": the " +
+                              kind + " transport" +
+                              (options.transport == "auto"
+                                   ? " (chosen by transport = \"auto\")"
+                                   : ""));
   }
   *comm = std::make_unique<exec::TransportCommunicator>(
       std::move(bootstrap), nullptr, std::move(transport), options);

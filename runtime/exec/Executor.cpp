@@ -138,8 +138,8 @@ Status runCollective(Transport &transport, ExecutorState &state,
   if (!state.connected || state.fingerprint != layout.fingerprint) {
     state.connected = false;
     if (Status s = transport.connect(layout.spec, request.deadline); !s.ok())
-      return Status(s.code(), rank + ": connecting the transport for " +
-                                  layout.collectiveName + ": " + s.message());
+      return withContext(s, rank + ": connecting the transport for " +
+                                layout.collectiveName);
     state.connected = true;
     state.fingerprint = layout.fingerprint;
   }
@@ -190,10 +190,10 @@ Status runCollective(Transport &transport, ExecutorState &state,
     state.stacks.emplace_back();
   auto runThread = [&run, &state, &work, &rank](size_t t) {
     if (Status s = runFibers(work[t], state.stacks[t]); !s.ok())
-      run.fail(Status(s.code(), rank + ": " + s.message()));
+      run.fail(withContext(s, rank));
   };
   if (Status s = state.pool.reserve(threads - 1); !s.ok()) {
-    run.fail(Status(s.code(), rank + ": " + s.message()));
+    run.fail(withContext(s, rank));
   } else {
     state.pool.run(
         threads - 1, [&runThread](size_t i) { runThread(i + 1); },
@@ -203,10 +203,9 @@ Status runCollective(Transport &transport, ExecutorState &state,
   // trySendParts) must be read before the buffers go back to the caller.
   if (!run.failed())
     if (Status s = transport.flushSends(request.deadline); !s.ok())
-      run.fail(Status(s.code(), rank + ": " + layout.collectiveName +
-                                    ": waiting for the receivers to read "
-                                    "this rank's buffers: " +
-                                    s.message()));
+      run.fail(withContext(
+          s, rank + ": " + layout.collectiveName +
+                 ": waiting for the receivers to read this rank's buffers"));
   if (run.failed()) {
     // A failed communicator does not run again: let its threads go now.
     state.pool.shutdown();

@@ -202,7 +202,7 @@ public:
       Pending p;
       collrt::net::Endpoint from;
       if (Status s = acceptOne(listener_.get(), &p.socket, &from); !s.ok())
-        return Status(s.code(), what_ + ": " + s.message());
+        return withContext(s, what_);
       if (!p.socket.valid())
         break;
       p.peer = from.toString();

@@ -100,7 +100,7 @@ Status registerMemory(const Port &port, void *data, size_t bytes,
                       std::to_string(bytes) + " bytes)");
   ibv_pd *pd = nullptr;
   if (Status s = port.context->protectionDomain(&pd); !s.ok())
-    return Status(s.code(), what + ": " + s.message());
+    return withContext(s, what);
   errno = 0;
   ibv_mr *mr = port.context->api().regMr(pd, data, bytes,
                                          IBV_ACCESS_LOCAL_WRITE |
@@ -294,7 +294,7 @@ public:
                         "with regMr instead");
     ibv_pd *pd = nullptr;
     if (Status s = port.context->protectionDomain(&pd); !s.ok())
-      return Status(s.code(), what_ + ": " + s.message());
+      return withContext(s, what_);
     errno = 0;
     ibv_mr *mr = api.regDmabufMr(
         pd, offset, bytes, reinterpret_cast<uintptr_t>(data), fd,
@@ -357,7 +357,7 @@ Status createIbvNet(const IbvNetOptions &options, const std::string &what,
   if (Status s = loadIbverbs(
           options.library.empty() ? kIbverbsLibrary : options.library, &api);
       !s.ok())
-    return Status(s.code(), what + ": " + s.message());
+    return withContext(s, what);
   int count = 0;
   errno = 0;
   ibv_device **list = api->getDeviceList(&count);

@@ -11,7 +11,7 @@ Status listenForHandle(const std::string &host, const std::string &what, Fd *fd,
                        std::string *handle, std::string *nonce) {
   Endpoint at;
   if (Status s = resolve(host, 0, &at); !s.ok())
-    return Status(s.code(), what + ": " + s.message());
+    return withContext(s, what);
   Endpoint bound;
   if (Status s = listenOn(at, fd, &bound); !s.ok())
     return Status(ErrorCode::TransportError, what + ": " + s.message());
@@ -35,11 +35,11 @@ Status connectToHandle(const std::string &handle, const std::string &what,
                   what + ": '" + handle + "' is not " + netName);
   Endpoint to;
   if (Status s = resolve(host, port, &to); !s.ok())
-    return Status(s.code(), what + ": " + s.message());
+    return withContext(s, what);
   if (Status s =
           connectWithRetry(to, listener + " at " + to.toString(), deadline, fd);
       !s.ok())
-    return Status(s.code(), what + ": " + s.message());
+    return withContext(s, what);
   *peer = to.toString();
   return Status::success();
 }

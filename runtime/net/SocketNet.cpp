@@ -372,7 +372,7 @@ Status createSocketNet(const std::string &host, const std::string &what,
                        std::unique_ptr<Net> *net, bool deviceIsHost) {
   Endpoint e;
   if (Status s = resolve(host, 0, &e); !s.ok())
-    return Status(s.code(), what + ": " + s.message());
+    return withContext(s, what);
   *net = std::make_unique<SocketNet>(e.host(), what, deviceIsHost);
   return Status::success();
 }

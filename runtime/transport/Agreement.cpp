@@ -36,10 +36,7 @@ Status gatherSpecs(Bootstrap &bootstrap, const char *transport,
   std::vector<std::string> texts;
   if (Status s = bootstrap.allGather(text, &texts, deadline); !s.ok())
     return mineChecked.ok()
-               ? Status(s.code(), here +
-                                      ": connect: exchanging connection "
-                                      "specs: " +
-                                      s.message())
+               ? withContext(s, here + ": connect: exchanging connection specs")
                : mineChecked;
   if (!mineChecked.ok())
     return mineChecked;
@@ -71,8 +68,8 @@ Status agreeOnOutcome(Bootstrap &bootstrap, const char *transport,
   std::string text = mine.ok() ? std::string() : encodeError(mine);
   std::vector<std::string> all;
   if (Status s = bootstrap.allGather(text, &all, deadline); !s.ok())
-    return mine.ok() ? Status(s.code(), where(transport, bootstrap.rank()) +
-                                            ": connect: " + s.message())
+    return mine.ok() ? withContext(s, where(transport, bootstrap.rank()) +
+                                          ": connect")
                      : mine;
   if (!mine.ok())
     return mine;

@@ -106,8 +106,8 @@ Status NetTransport::openLinks(
             net_->connect(dev_, handles[p], static_cast<uint32_t>(sendDepth[p]),
                           deadline, &out.connecting);
         !s.ok())
-      return Status(s.code(), here() + ": connecting to rank " +
-                                  std::to_string(p) + ": " + s.message());
+      return withContext(s,
+                         here() + ": connecting to rank " + std::to_string(p));
     outgoing.push_back(std::move(out));
     auto link = std::make_unique<PeerLink>();
     link->rank = p;
@@ -172,8 +172,7 @@ Status NetTransport::openLinks(
     for (;;) {
       std::unique_ptr<net::NetRecvComm> comm;
       if (Status s = listen_->accept(&comm); !s.ok())
-        return Status(s.code(),
-                      here() + ": accepting connections: " + s.message());
+        return withContext(s, here() + ": accepting connections");
       if (!comm)
         break;
       Incoming in;

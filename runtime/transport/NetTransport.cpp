@@ -357,7 +357,7 @@ Status NetTransport::registerMemory(void *base, size_t bytes,
   if (Status s = net_->regMr(dev_, base, bytes, net::NetMemoryKind::Host, &m);
       !s.ok()) {
     (void)memory_.remove(name(), *region);
-    return Status(s.code(), here() + ": registerMemory: " + s.message());
+    return withContext(s, here() + ": registerMemory");
   }
   std::lock_guard<std::mutex> lock(netMemoryMutex_);
   netMemory_[region->key] = std::move(m);
@@ -377,7 +377,7 @@ Status NetTransport::deregisterMemory(const MemoryRegion &region) {
     netMemory_.erase(it);
   }
   if (Status s = net_->deregMr(std::move(m)); !s.ok())
-    return Status(s.code(), here() + ": deregisterMemory: " + s.message());
+    return withContext(s, here() + ": deregisterMemory");
   return Status::success();
 }
 

@@ -103,7 +103,7 @@ Status openNet(Bootstrap &bootstrap, const std::string &kind,
     int32_t gpu =
         options.topologyRank >= 0 ? options.topologyRank : bootstrap.rank();
     if (Status s = net::nicAffinity(*topology, gpu, &affinity); !s.ok())
-      return Status(s.code(), here + ": " + s.message());
+      return withContext(s, here);
   }
   std::string host;
   if (Status s = listenAddress(options.interface, bootstrap.localAddress(),
@@ -121,7 +121,7 @@ Status openNet(Bootstrap &bootstrap, const std::string &kind,
                                 topology ? &affinity : nullptr,
                                 bootstrap.localRank(), &selection);
       !s.ok())
-    return Status(s.code(), here + ": " + s.message());
+    return withContext(s, here);
   opened->device = static_cast<int>(selection.device);
   opened->description = rank + " uses " +
                         opened->net->devices()[selection.device].describe() +

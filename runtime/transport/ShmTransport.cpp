@@ -743,10 +743,9 @@ Status ShmTransport::peerHostBuffer(
       !s.ok()) {
     if (Status peers = bootstrap_.checkPeers(); !peers.ok())
       return peers;
-    return Status(s.code(), here() + ": reading the message from rank " +
-                                std::to_string(from.peer) + " on channel " +
-                                std::to_string(from.channel) + ": " +
-                                s.message());
+    return withContext(s, here() + ": reading the message from rank " +
+                              std::to_string(from.peer) + " on channel " +
+                              std::to_string(from.channel));
   }
   mapped_[{from.peer, key}] = buffer;
   *out = std::move(buffer);
@@ -1102,7 +1101,7 @@ Status ShmTransport::probeSingleCopy(Deadline deadline) {
        << probeToken_ << ' ' << (on ? 1 : 0) << ' ' << probeKey;
   std::vector<std::string> all;
   if (Status s = bootstrap_.allGather(mine.str(), &all, deadline); !s.ok())
-    return Status(s.code(), here() + ": probing single copy: " + s.message());
+    return withContext(s, here() + ": probing single copy");
   pids_.assign(n, 0);
   std::vector<uint64_t> addresses(n), tokens(n), keys(n);
   std::vector<bool> peerOn(n);
@@ -1179,7 +1178,7 @@ Status ShmTransport::probeSingleCopy(Deadline deadline) {
   }
   // Round 2: what each rank found, so that senders know who reads them.
   if (Status s = bootstrap_.allGather(results, &all, deadline); !s.ok())
-    return Status(s.code(), here() + ": probing single copy: " + s.message());
+    return withContext(s, here() + ": probing single copy");
   readsMe_.assign(n, false);
   cannotReadMe_.assign(n, "");
   mapsMe_.assign(n, false);

@@ -129,10 +129,9 @@ Status checkAllSpecsAgree(const char *transport, int32_t rank,
     return s;
   for (int32_t r = 0; r < static_cast<int32_t>(specs.size()); ++r)
     if (Status s = checkSpecsAgree(transport, r, specs); !s.ok())
-      return Status(s.code(), where(transport, rank) +
-                                  ": connect failed because another rank's "
-                                  "connections do not match: " +
-                                  s.message());
+      return withContext(s, where(transport, rank) +
+                                ": connect failed because another rank's "
+                                "connections do not match");
   return Status::success();
 }
 

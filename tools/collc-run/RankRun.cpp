@@ -141,7 +141,7 @@ public:
     Status s = comm_.run(plan_, 0, in, out.data(), kReportElements,
                          collrt::DataType::F64, collrt::ReduceOp::Sum);
     if (!s.ok())
-      return Status(s.code(), "exchanging the ranks' reports: " + s.message());
+      return withContext(s, "exchanging the ranks' reports");
     all->assign(size_t(comm_.worldSize()), RankReport());
     for (size_t r = 0; r < all->size(); ++r) {
       (*all)[r].meanSeconds = out[r * kReportElements];
@@ -345,8 +345,7 @@ Status runOneSize(const RunSetup &setup, size_t index, const SizeCase &size,
     if (Status s = buffer->allocate(
             size_t(std::max<int64_t>(elements, 1)) * elementSize, host);
         !s.ok()) {
-      Status failed(s.code(),
-                    who + ", " + sizeLabel(size) + ": " + s.message());
+      Status failed = withContext(s, who + ", " + sizeLabel(size));
       exchange.abandon(world, failed.message());
       return failed;
     }
@@ -371,8 +370,8 @@ Status runOneSize(const RunSetup &setup, size_t index, const SizeCase &size,
                         type, op, counts);
     auto end = std::chrono::steady_clock::now();
     if (!s.ok()) {
-      Status failed(s.code(), who + ", " + sizeLabel(size) + ", iteration " +
-                                  std::to_string(it) + ": " + s.message());
+      Status failed = withContext(s, who + ", " + sizeLabel(size) +
+                                         ", iteration " + std::to_string(it));
       exchange.abandon(world, failed.message());
       return failed;
     }
@@ -403,7 +402,7 @@ Status runOneSize(const RunSetup &setup, size_t index, const SizeCase &size,
   std::vector<RankReport> all;
   Status s = exchange.allGather(world, report, &all);
   if (!s.ok())
-    return Status(s.code(), who + ", " + sizeLabel(size) + ": " + s.message());
+    return withContext(s, who + ", " + sizeLabel(size));
   *total = RankReport();
   for (const RankReport &r : all) {
     total->meanSeconds = std::max(total->meanSeconds, r.meanSeconds);
@@ -499,10 +498,9 @@ Status tuneRank(const RunSetup &setup, int rounds, collrt::Communicator &comm,
         RankReport total;
         Status s = runOneSize(setup, c, size, comm, exchange, nullptr, &total);
         if (!s.ok())
-          return Status(s.code(),
-                        "candidate " + std::to_string(c) + " (" +
-                            candidateLabel(setup.plan->collectives[c]) +
-                            "): " + s.message());
+          return withContext(s, "candidate " + std::to_string(c) + " (" +
+                                    candidateLabel(setup.plan->collectives[c]) +
+                                    ")");
         wrong[c] += total.wrong;
         if (mine[c] < 0 || total.meanSeconds < mine[c])
           mine[c] = total.meanSeconds;

@@ -181,7 +181,7 @@ Status saveTuning(const RunSetup &setup, const TuneSetup &tune,
   }
   Status s = collrt::saveTuningFile(o.tunePath, table);
   if (!s.ok())
-    return Status(s.code(), "--tuning: " + s.message());
+    return withContext(s, "--tuning");
   std::printf("# tuning: %zu size(s) of %zu candidate(s) added to %s (%zu "
               "entries in all)\n",
               setup.sizes.size(), setup.plan->collectives.size(),

@@ -7,9 +7,9 @@
 // element of every iteration is compared with an independent reference
 // (runtime/check). With --backend cuda --ranks N the N ranks run as blocks
 // of the kernel collc generated (--kernels) on one GPU, through
-// collrt::dev::runPlanOnOneGpu; without --ranks one rank per process under
+// collcgpu::runPlanOnOneGpu; without --ranks one rank per process under
 // a launcher, each on GPU LOCAL_RANK % devices, through
-// collrt::dev::runPlanOnRank (CUDA IPC). docs/collc-run.md describes it.
+// collcgpu::runPlanOnRank (CUDA IPC). docs/collc-run.md describes it.
 //
 //===----------------------------------------------------------------------===//
 #include "collrt/Bootstrap.h"
@@ -399,8 +399,8 @@ int runGpuProcess(const Options &o, const collrt::Plan &plan,
 
 /// The options both GPU paths run with: the device and the command line's
 /// iterations, check, watchdog and slot size.
-collrt::dev::GpuRunOptions gpuRunOptions(const Options &o, int device) {
-  collrt::dev::GpuRunOptions g;
+collcgpu::GpuRunOptions gpuRunOptions(const Options &o, int device) {
+  collcgpu::GpuRunOptions g;
   g.device = device;
   g.iterations = o.iters;
   g.warmup = o.warmup;
@@ -416,17 +416,16 @@ collrt::dev::GpuRunOptions gpuRunOptions(const Options &o, int device) {
     g.topologyFile = o.topologyFile; // the links between the GPUs
   g.peerToPeer = o.p2p != "off";
   g.gpuDirect = o.gpuDirect;
-  // (Options checked the name.)
-  collrt::dev::parseGpuMemoryRegistration(o.gpuMemoryRegistration,
-                                          &g.gpuMemoryRegistration);
-  collrt::dev::parseProxyPolling(o.proxyPolling, &g.proxyPolling);
+  // (Options checked the names.)
+  g.gpuMemoryRegistration = o.gpuMemoryRegistration;
+  g.proxyPolling = o.proxyPolling;
   return g;
 }
 
 /// --backend cuda --ranks N: each size runs collective o.collective on the
 /// N ranks of GPU 0 (or of the GPUs of --devices, rank r on
 /// devices[r % G], one launch per entry) with the kernel collc generated for
-/// it (collrt::dev::runPlanOnDevices: each rank its own device buffers, a
+/// it (collcgpu::runPlanOnDevices: each rank its own device buffers, a
 /// device's ranks' blocks in one launch). Without --ranks: runGpuProcess.
 int runGpu(const Options &o, const collrt::Plan &plan, const RunSetup &setup) {
   const auto &collective = plan.collectives[o.collective];
@@ -503,13 +502,14 @@ int runGpu(const Options &o, const collrt::Plan &plan, const RunSetup &setup) {
   printHeader(o, plan, collective,
               std::to_string(o.ranks) + " ranks" + groups + where);
 
-  collrt::dev::GpuRunOptions g = gpuRunOptions(o, device);
+  collcgpu::GpuRunOptions g = gpuRunOptions(o, device);
+  g.kernelFile = o.kernelsPath;
   g.devices = o.devices;
   int64_t totalWrong = 0;
   for (const SizeCase &size : setup.sizes) {
     g.count = collcgpu::countForBytes(collective, size.bytesPerRank);
-    collrt::dev::GpuRunResult r;
-    s = collrt::dev::runPlanOnDevices(plan, o.collective, o.kernelsPath, g, &r);
+    collcgpu::GpuRunResult r;
+    s = collcgpu::runPlanOnDevices(plan, o.collective, g, &r);
     if (!s.ok())
       return fail(kExitFailed,
                   formatBytes(size.bytesPerRank) + ": " + s.toString());
@@ -712,20 +712,19 @@ int joinGpuWorld(const Options &o, const collrt::Plan &plan, GpuWorld *w) {
 }
 
 /// One size of collective `index` of `plan` (kernels in `kernelsPath`) on
-/// this rank (collrt::dev::runPlanOnRank), then every rank's result
+/// this rank (collcgpu::runPlanOnRank), then every rank's result
 /// exchanged: `slowest` the slowest rank's time per call in microseconds,
 /// `wrong` every rank's wrong elements (this rank's, with examples, on
 /// stderr). The first size also prints this rank's links and network.
 Status runGpuSize(const Options &o, const collrt::Plan &plan, size_t index,
                   const std::string &kernelsPath, const GpuWorld &w,
-                  const SizeCase &size, bool first,
-                  collrt::dev::GpuRunResult *r, double *slowest,
-                  int64_t *wrong) {
+                  const SizeCase &size, bool first, collcgpu::GpuRunResult *r,
+                  double *slowest, int64_t *wrong) {
   const auto &collective = plan.collectives[index];
-  collrt::dev::GpuRunOptions g = gpuRunOptions(o, w.device);
+  collcgpu::GpuRunOptions g = gpuRunOptions(o, w.device);
+  g.kernelFile = kernelsPath;
   g.count = collcgpu::countForBytes(collective, size.bytesPerRank);
-  Status s =
-      collrt::dev::runPlanOnRank(plan, index, kernelsPath, g, *w.bootstrap, r);
+  Status s = collcgpu::runPlanOnRank(plan, index, g, *w.bootstrap, r);
   if (!s.ok())
     return s;
   if (!r->network.empty() && first)
@@ -749,12 +748,11 @@ Status runGpuSize(const Options &o, const collrt::Plan &plan, size_t index,
   s = w.bootstrap->allGather(collcgpu::encodeRankResult(*r), &all,
                              collrt::Deadline::after(o.timeoutSeconds));
   if (!s.ok())
-    return Status(s.code(),
-                  w.who + ": exchanging the ranks' results: " + s.message());
+    return withContext(s, w.who + ": exchanging the ranks' results");
   *slowest = 0;
   *wrong = 0;
   for (size_t q = 0; q < all.size(); ++q) {
-    collrt::dev::GpuRunResult peer;
+    collcgpu::GpuRunResult peer;
     if (!collcgpu::decodeRankResult(all[q], &peer))
       return Status(collrt::ErrorCode::PlanMismatch,
                     w.who + ": rank " + std::to_string(q) +
@@ -779,7 +777,7 @@ int wrongElements(const GpuWorld &w, int64_t totalWrong, const char *over) {
 /// --backend cuda without --ranks: this process is one rank of a
 /// launcher's world, on GPU LOCAL_RANK % devices; the processes meet over
 /// the environment's TCP bootstrap, exchange their arenas (CUDA IPC) and
-/// each runs its rank's blocks (collrt::dev::runPlanOnRank); rank 0 prints
+/// each runs its rank's blocks (collcgpu::runPlanOnRank); rank 0 prints
 /// the rows (the slowest rank's time, every rank's wrong elements).
 int runGpuProcess(const Options &o, const collrt::Plan &plan,
                   const RunSetup &setup) {
@@ -791,7 +789,7 @@ int runGpuProcess(const Options &o, const collrt::Plan &plan,
     printHeader(o, plan, collective, w.description);
   int64_t totalWrong = 0;
   for (const SizeCase &size : setup.sizes) {
-    collrt::dev::GpuRunResult r;
+    collcgpu::GpuRunResult r;
     double slowest = 0;
     int64_t wrong = 0;
     Status s = runGpuSize(o, plan, o.collective, o.kernelsPath, w, size,
@@ -849,7 +847,7 @@ int tuneGpuProcess(const Options &o, const collrt::Plan &combined,
     // Rounds alternate the candidates (as the CPU's tuneRank).
     for (int round = 0; round < o.tuneRounds; ++round)
       for (size_t c = 0; c < candidates; ++c) {
-        collrt::dev::GpuRunResult r;
+        collcgpu::GpuRunResult r;
         double slowest = 0;
         int64_t bad = 0;
         Status s =

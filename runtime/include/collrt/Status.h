@@ -12,6 +12,7 @@
 #include <chrono>
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <utility>
 
 namespace collrt {
@@ -67,6 +68,34 @@ private:
   ErrorCode code_ = ErrorCode::Ok;
   std::string message_;
 };
+
+/// `status` with `what` in front of its message, the code kept: "what:
+/// message". The one way a caller says where a failure it passes on
+/// happened (an ok status stays ok, with the same empty message).
+inline Status withContext(const Status &status, std::string_view what) {
+  if (status.ok())
+    return status;
+  std::string message(what);
+  message += ": ";
+  message += status.message();
+  return Status(status.code(), std::move(message));
+}
+
+/// Evaluates `expr` (a Status) once and returns it from the enclosing
+/// function when it failed:
+///   COLLRT_RETURN_IF_ERROR(module.function(name, &kernel));
+#define COLLRT_RETURN_IF_ERROR(expr)                                           \
+  do {                                                                         \
+    if (::collrt::Status collrt_status_ = (expr); !collrt_status_.ok())        \
+      return collrt_status_;                                                   \
+  } while (false)
+
+/// The same with `what` in front of the message (withContext).
+#define COLLRT_RETURN_IF_ERROR_WITH(expr, what)                                \
+  do {                                                                         \
+    if (::collrt::Status collrt_status_ = (expr); !collrt_status_.ok())        \
+      return ::collrt::withContext(collrt_status_, (what));                    \
+  } while (false)
 
 /// A point in time after which a blocking call gives up with a Timeout.
 class Deadline {

@@ -7,6 +7,7 @@
 // of the layout.
 //
 //===----------------------------------------------------------------------===//
+#include "collrt/GpuCommunicator.h"
 #include "runtime/device/CudaExecutor.h"
 
 #include "Schedules.h"
@@ -129,9 +130,11 @@ TEST(CudaDriverTest, WithoutAGpuEveryEntryPointIsUnsupported) {
   c.program = ringAllReduce(2, 1, 1);
   c.groups = {{0, 1}};
   plan.collectives.push_back(c);
-  dev::GpuRunResult result;
-  Status r = dev::runPlanOnOneGpu(plan, 0, "/nonexistent.fatbin",
-                                  dev::GpuRunOptions(), &result);
+  GpuOptions options;
+  options.kernelFile = "/nonexistent.fatbin";
+  std::unique_ptr<GpuCommunicator> comm;
+  ASSERT_TRUE(GpuCommunicator::createInProcess(plan, options, &comm).ok());
+  Status r = comm->prepare(0, 1 << 20);
   EXPECT_EQ(r.code(), ErrorCode::Unsupported) << r.toString();
 }
 
@@ -154,15 +157,18 @@ TEST(CudaDriverTest, WithoutAGpuSeveralDevicesAreUnsupported) {
   c.program = ringAllReduce(4, 1, 1);
   c.groups = {{0, 1, 2, 3}};
   plan.collectives.push_back(c);
-  dev::GpuRunOptions o;
+  GpuOptions o;
+  o.kernelFile = "/nonexistent.fatbin";
   o.devices = {0, 1};
-  dev::GpuRunResult result;
-  Status r = dev::runPlanOnDevices(plan, 0, "/nonexistent.fatbin", o, &result);
+  std::unique_ptr<GpuCommunicator> comm;
+  ASSERT_TRUE(GpuCommunicator::createInProcess(plan, o, &comm).ok());
+  Status r = comm->prepare(0, 1 << 20);
   EXPECT_EQ(r.code(), ErrorCode::Unsupported) << r.toString();
   EXPECT_EQ(r.message(), s.message());
   // More devices than ranks is refused before the driver is asked.
   o.devices = {0, 1, 2, 3, 4};
-  r = dev::runPlanOnDevices(plan, 0, "/nonexistent.fatbin", o, &result);
+  ASSERT_TRUE(GpuCommunicator::createInProcess(plan, o, &comm).ok());
+  r = comm->prepare(0, 1 << 20);
   EXPECT_EQ(r.code(), ErrorCode::InvalidArgument) << r.toString();
   EXPECT_THAT(r.message(), HasSubstr("runs on 4 ranks: 5 devices would leave "
                                      "some without a rank"));
@@ -215,9 +221,12 @@ TEST(CudaDriverTest, WithoutAGpuARankProcessAnnouncesItsFailure) {
   c.groups = {{0, 1}};
   plan.collectives.push_back(c);
   RecordingBootstrap bootstrap(1);
-  dev::GpuRunResult result;
-  Status r = dev::runPlanOnRank(plan, 0, "/nonexistent.fatbin",
-                                dev::GpuRunOptions(), bootstrap, &result);
+  GpuOptions options;
+  options.kernelFile = "/nonexistent.fatbin";
+  std::unique_ptr<GpuCommunicator> comm;
+  ASSERT_TRUE(
+      GpuCommunicator::createForRank(plan, options, bootstrap, &comm).ok());
+  Status r = comm->prepare(0, 1 << 20);
   EXPECT_EQ(r.code(), ErrorCode::Unsupported) << r.toString();
   EXPECT_THAT(r.message(), ::testing::StartsWith("rank 1: no "));
   // The peers learn it from the bootstrap instead of waiting for rank 1.
