@@ -4,7 +4,8 @@
 // the op's affine expression with the symbols n, k and the parameters
 // replaced by their values (MLIR folds what becomes constant) and, in an
 // explicit schedule, r by the rank; what remains is printed as C++ over r,
-// the channel-range variable and the loop variables, floordiv, mod and
+// the channel-range variable, the loop variables and the names of lets (a
+// const local each, or the value where it is constant), floordiv, mod and
 // ceildiv as collrt::dev::floorDiv, floorMod and ceilDiv. Guards that fold
 // to a constant keep only the branch taken; loops with constant bounds and
 // no iterations disappear. An interval bound of every expression decides
@@ -569,6 +570,7 @@ private:
   void emitBody(Region &region, Writer &w);
   void emitLoop(ForOp loop, Writer &w);
   void emitGuard(IfOp guard, Writer &w);
+  void emitLet(LetOp let, Writer &w);
   void emitInstruction(Operation *op, Writer &w);
 
   /// The op's expression with the constants folded in.
@@ -849,6 +851,8 @@ void KernelEmitter::emitBody(Region &region, Writer &w) {
       emitLoop(loop, w);
     else if (auto guard = dyn_cast<IfOp>(op))
       emitGuard(guard, w);
+    else if (auto let = dyn_cast<LetOp>(op))
+      emitLet(let, w);
     else if (isa<InstructionOp>(op))
       emitInstruction(&op, w);
     else
@@ -970,6 +974,64 @@ void KernelEmitter::emitGuard(IfOp guard, Writer &w) {
     w.open("} else {");
     emitBody(elseRegion, w);
   }
+  w.close();
+}
+
+void KernelEmitter::emitLet(LetOp let, Writer &w) {
+  // A name whose value folds to a constant is inlined; the others become
+  // C++ locals in a block of their own, declared where the body uses them.
+  size_t first = dims.size();
+  std::vector<AffineExpr> values;
+  for (auto [name, value] : llvm::zip(
+           let.getNames().getAsValueRange<StringAttr>(), let.getValues())) {
+    AffineExpr expr = fold(let, value);
+    if (failed_)
+      return;
+    values.push_back(expr);
+    if (auto c = dyn_cast<AffineConstantExpr>(expr))
+      dims.push_back(
+          Dim{name.str(), c.getValue(), Interval::point(c.getValue())});
+    else
+      dims.push_back(Dim{bindName(name), std::nullopt, range(expr)});
+  }
+  size_t end = dims.size();
+  if (usage.dims.size() < end)
+    usage.dims.resize(end, false);
+  for (size_t d = first; d < end; ++d)
+    usage.dims[d] = false;
+  std::string body;
+  Writer inner(body);
+  inner.depth = w.depth + 1;
+  emitBody(let.getBody(), inner);
+  // Last first: a used name's value may use the names before it.
+  std::vector<std::string> declarations(end - first);
+  for (size_t d = end; d-- > first;) {
+    if (dims[d].constant || !usage.dims[d])
+      continue;
+    declarations[d - first] = "const int64_t " + dims[d].name + " = " +
+                              print(values[d - first]) + ";";
+  }
+  dims.resize(first);
+  bool declares = llvm::any_of(
+      declarations, [](const std::string &text) { return !text.empty(); });
+  if (!declares) {
+    // No block: the body one level out.
+    llvm::SmallVector<llvm::StringRef> lines;
+    llvm::StringRef(body).split(lines, '\n');
+    std::string dedented;
+    for (size_t i = 0; i + 1 < lines.size(); ++i)
+      dedented +=
+          (lines[i].starts_with("  ") ? lines[i].drop_front(2) : lines[i])
+              .str() +
+          "\n";
+    w.raw(dedented);
+    return;
+  }
+  w.open("{");
+  for (const std::string &declaration : declarations)
+    if (!declaration.empty())
+      w.line(declaration);
+  w.raw(body);
   w.close();
 }
 

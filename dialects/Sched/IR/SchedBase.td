@@ -32,8 +32,8 @@ def Sched_Dialect : Dialect {
     dependency index is an integer or an expression over
 
     - dims `(r, v0, v1, ...)`: the rank, then the variable of an enclosing
-      channel range and those of the enclosing `sched.for` loops, outermost
-      first;
+      channel range, those of the enclosing `sched.for` loops and the names
+      of the enclosing `sched.let` ops, outermost first;
     - symbols `[n, k, p0, p1, ...]`: the group size, the chunks per part,
       then the schedule's named integer parameters in alphabetical order.
 

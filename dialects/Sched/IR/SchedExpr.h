@@ -99,12 +99,13 @@ mlir::IntegerSet getConditionSet(mlir::Attribute condition);
 
 /// The scope of the expressions of `op`, which is inside a sched.schedule:
 /// r, the variable of an enclosing channel range, the variables of the
-/// sched.for ops strictly enclosing `op` (outermost first), and
-/// the schedule's symbols.
+/// sched.for ops and the names of the sched.let ops strictly enclosing `op`
+/// (outermost first), and the schedule's symbols.
 ExprScope getExprScope(mlir::Operation *op);
 
-/// The number of sched.for ops and channel ranges (`sched.channel c = 0 to
-/// UB`) strictly enclosing `op`: the dims of its scope after r.
+/// The number of variables bound by the sched.for ops, channel ranges
+/// (`sched.channel c = 0 to UB`) and sched.let ops strictly enclosing `op`:
+/// the dims of its scope after r.
 unsigned getLoopDepth(mlir::Operation *op);
 
 /// Whether `name` is a plain identifier: [A-Za-z_][A-Za-z0-9_]*.

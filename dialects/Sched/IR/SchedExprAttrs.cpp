@@ -109,6 +109,8 @@ unsigned getLoopDepth(Operation *op) {
     if (isa<ForOp>(parent) ||
         (isa<ChannelOp>(parent) && cast<ChannelOp>(parent).isRange()))
       ++depth;
+    else if (auto let = dyn_cast<LetOp>(parent))
+      depth += let.getNames().size();
   return depth;
 }
 
@@ -123,6 +125,12 @@ ExprScope getExprScope(Operation *op) {
     if (auto channel = dyn_cast<ChannelOp>(parent);
         channel && channel.isRange())
       loops.push_back(*channel.getVar());
+    // Innermost first, like the loops: the last name first.
+    if (auto let = dyn_cast<LetOp>(parent))
+      for (Attribute name : llvm::reverse(let.getNames()))
+        loops.push_back(isa<StringAttr>(name)
+                            ? cast<StringAttr>(name).getValue()
+                            : StringRef("?"));
     if ((schedule = dyn_cast<ScheduleOp>(parent)))
       break;
   }

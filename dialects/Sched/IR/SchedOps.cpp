@@ -100,11 +100,32 @@ std::optional<int64_t> getConstant(Attribute expr) {
 /// instructions, loops and guards.
 LogicalResult verifyStreamBody(Operation *op, Region &region) {
   for (Operation &child : region.getOps())
-    if (!isa<InstructionOp, ForOp, IfOp>(child))
-      return op->emitOpError("may only hold sched instructions, sched.for "
-                             "and sched.if; found '")
+    if (!isa<InstructionOp, ForOp, IfOp, LetOp>(child))
+      return op->emitOpError("may only hold sched instructions, sched.for, "
+                             "sched.if and sched.let; found '")
              << child.getName() << "'";
   return success();
+}
+
+/// What binds `name` in the scope of `op` ("an enclosing loop's variable",
+/// or for a let's name "the name of an enclosing sched.let"), or empty
+/// when nothing does; a channel range's variable counts as a loop's.
+std::string describeBinder(Operation *op, StringRef name) {
+  for (Operation *parent = op->getParentOp(); parent;
+       parent = parent->getParentOp()) {
+    if (auto let = dyn_cast<LetOp>(parent))
+      for (Attribute bound : let.getNames())
+        if (auto text = dyn_cast<StringAttr>(bound); text && text == name)
+          return "the name of an enclosing sched.let";
+    if (auto loop = dyn_cast<ForOp>(parent); loop && loop.getVar() == name)
+      return "an enclosing loop's variable";
+    if (auto channel = dyn_cast<ChannelOp>(parent);
+        channel && channel.isRange() && *channel.getVar() == name)
+      return "an enclosing loop's variable";
+    if (isa<ScheduleOp>(parent))
+      break;
+  }
+  return "";
 }
 
 /// The rank an op belongs to in the explicit form.
@@ -384,9 +405,8 @@ LogicalResult ForOp::verify() {
     return emitOpError("loop variable '")
            << var << "' is reserved (r, n, k, mod, floordiv, ceildiv)";
   ExprScope scope = getExprScope(*this);
-  if (llvm::is_contained(scope.dims, var))
-    return emitOpError("loop variable '")
-           << var << "' shadows an enclosing loop's variable";
+  if (std::string binder = describeBinder(*this, var); !binder.empty())
+    return emitOpError("loop variable '") << var << "' shadows " << binder;
   if (llvm::is_contained(scope.symbols, var))
     return emitOpError("loop variable '")
            << var << "' shadows the schedule's parameter";
@@ -409,6 +429,45 @@ LogicalResult ForOp::verify() {
              << *lower;
   } else if (step && *step < 1) {
     return emitOpError("step must be positive, got ") << *step;
+  }
+  return verifyStreamBody(*this, getBody());
+}
+
+//===----------------------------------------------------------------------===//
+// LetOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult LetOp::verify() {
+  ArrayAttr names = getNames(), values = getValues();
+  if (names.empty())
+    return emitOpError("binds no name; write `sched.let NAME = EXPR { ... }`");
+  if (names.size() != values.size())
+    return emitOpError("binds ")
+           << names.size() << " names to " << values.size() << " values";
+  ExprScope scope = getExprScope(*this);
+  ScopeShape shape = getScopeShape(*this);
+  for (auto [i, attr] : llvm::enumerate(names)) {
+    StringRef name = cast<StringAttr>(attr).getValue();
+    if (!isPlainIdentifier(name))
+      return emitOpError("name '")
+             << name << "' is not a plain identifier ([A-Za-z_][A-Za-z0-9_]*)";
+    if (isReservedName(name))
+      return emitOpError("name '")
+             << name << "' is reserved (r, n, k, mod, floordiv, ceildiv)";
+    if (llvm::is_contained(scope.symbols, name))
+      return emitOpError("name '")
+             << name << "' shadows the schedule's parameter";
+    if (std::string binder = describeBinder(*this, name); !binder.empty())
+      return emitOpError("name '") << name << "' shadows " << binder;
+    for (Attribute earlier : names.getValue().take_front(i))
+      if (cast<StringAttr>(earlier).getValue() == name)
+        return emitOpError("name '") << name << "' is bound twice";
+    // Value i sees the enclosing scope and the names before it.
+    ScopeShape valueShape = shape;
+    valueShape.numLoops += i;
+    if (failed(verifyExpr(*this, "value of '" + name.str() + "'", values[i],
+                          valueShape)))
+      return failure();
   }
   return verifyStreamBody(*this, getBody());
 }

@@ -11,8 +11,8 @@ class Sched_Op<string mnemonic, list<Trait> traits = []>
   let hasVerifier = 1;
 }
 
-// The containers of instructions: a channel, a loop, a guard.
-defvar Sched_InStream = ParentOneOf<["ChannelOp", "ForOp", "IfOp"]>;
+// The containers of instructions: a channel, a loop, a guard, a let.
+defvar Sched_InStream = ParentOneOf<["ChannelOp", "ForOp", "IfOp", "LetOp"]>;
 
 //===----------------------------------------------------------------------===//
 // Structure
@@ -251,6 +251,46 @@ def Sched_IfOp : Sched_Op<"if", [Sched_InStream, NoTerminator,
   let assemblyFormat = [{
     custom<Condition>($condition) attr-dict-with-keyword
     custom<Body>($then_region) (`else` $else_region^)?
+  }];
+}
+
+def Sched_LetOp : Sched_Op<"let", [Sched_InStream, NoTerminator, SingleBlock,
+    NoRegionArguments]> {
+  let summary = "names for expressions, in scope in its body";
+  let description = [{
+    `sched.let a = EXPR, b = EXPR { body }` binds each name to the value of
+    its expression, evaluated once where the let is reached, and runs the
+    body once with the names in scope: an expression used many times (a
+    slice's first block, a peer) is written once and read by its name. Each
+    expression sees the enclosing scope and the names bound before it in
+    the same let; the body sees all of them. The names are plain
+    identifiers, distinct from r, n, k, the parameters, the enclosing loop
+    and channel-range variables, the names of enclosing lets and each
+    other. The body sees each name as a new dim after those of the
+    enclosing scope, in order, as if bound by a loop with one iteration.
+
+    ```mlir
+    sched.schedule @shift_all_to_all collective = all_to_all algorithm = "shift" {
+      sched.channel 0 {
+        sched.copy src = input["r * k"] dst = output["r * k"] count = k
+      }
+      // Channel c sends part next to rank next, receives part prev.
+      sched.channel c = 1 to n {
+        sched.let next = "(r + c) mod n", prev = "(r - c) mod n" {
+          sched.send to next src = input["next * k"] count = k step = c
+          sched.recv from prev dst = output["prev * k"] count = k step = c
+        }
+      }
+    }
+    ```
+  }];
+  let arguments = (ins StrArrayAttr:$names,
+                       TypedArrayAttrBase<Sched_ExprAttr,
+                                          "the names' expressions">:$values);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = [{
+    custom<LetBindings>($names, $values) attr-dict-with-keyword
+    custom<LetBody>(ref($names), $body)
   }];
 }
 

@@ -2,7 +2,8 @@
 //
 // Expressions name the dims and symbols in scope ("(r + s) mod n"). The
 // names are bound by enclosing ops (sched.schedule binds r, n, k and the
-// parameters; sched.for its variable) that are not built yet while their
+// parameters; sched.for its variable; sched.let its names) that are not
+// built yet while their
 // bodies are parsed, so the body directives keep the names in a parse-time
 // stack that the expression directives read. Printing walks the parents.
 //
@@ -510,6 +511,64 @@ ParseResult parseLoopBody(OpAsmParser &parser, StringAttr var, Region &body) {
 
 void printLoopBody(OpAsmPrinter &printer, Operation *, StringAttr,
                    Region &body) {
+  printBodyRegion(printer, body);
+}
+
+//===----------------------------------------------------------------------===//
+// Lets
+//===----------------------------------------------------------------------===//
+
+ParseResult parseLetBindings(OpAsmParser &parser, ArrayAttr &names,
+                             ArrayAttr &values) {
+  MLIRContext *context = parser.getContext();
+  ExprScope scope = currentParseScope();
+  SmallVector<Attribute> nameList, valueList;
+  auto parseOne = [&]() -> ParseResult {
+    StringRef name;
+    Attribute value;
+    if (parser.parseKeyword(&name) || parser.parseEqual() ||
+        parseExprIn(parser, scope, value))
+      return failure();
+    // The names bound so far; the verifier checks that they are new.
+    StringAttr nameAttr = StringAttr::get(context, name);
+    scope.dims.push_back(nameAttr.getValue());
+    nameList.push_back(nameAttr);
+    valueList.push_back(value);
+    return success();
+  };
+  if (parser.parseCommaSeparatedList(parseOne))
+    return failure();
+  names = ArrayAttr::get(context, nameList);
+  values = ArrayAttr::get(context, valueList);
+  return success();
+}
+
+void printLetBindings(OpAsmPrinter &printer, Operation *op, ArrayAttr names,
+                      ArrayAttr values) {
+  ExprScope scope = getExprScope(op);
+  for (auto [i, name] : llvm::enumerate(names)) {
+    if (i)
+      printer << ", ";
+    StringRef text = isa<StringAttr>(name) ? cast<StringAttr>(name).getValue()
+                                           : StringRef("?");
+    printer << text << " = ";
+    if (i < values.size())
+      printExprIn(printer, scope, values[i]);
+    else
+      printer << "\"?\""; // invalid; the verifier says why
+    scope.dims.push_back(text);
+  }
+}
+
+ParseResult parseLetBody(OpAsmParser &parser, ArrayAttr names, Region &body) {
+  ExprScope scope = currentParseScope();
+  for (Attribute name : names)
+    scope.dims.push_back(cast<StringAttr>(name).getValue());
+  ParseScopeGuard guard(std::move(scope));
+  return parseBodyRegion(parser, body);
+}
+
+void printLetBody(OpAsmPrinter &printer, Operation *, ArrayAttr, Region &body) {
   printBodyRegion(printer, body);
 }
 

@@ -87,6 +87,20 @@ mlir::ParseResult parseLoopBody(mlir::OpAsmParser &parser, mlir::StringAttr var,
 void printLoopBody(mlir::OpAsmPrinter &printer, mlir::Operation *op,
                    mlir::StringAttr var, mlir::Region &body);
 
+/// A let's bindings: `NAME = EXPR, NAME = EXPR, ...`; each expression sees
+/// the names bound before it.
+mlir::ParseResult parseLetBindings(mlir::OpAsmParser &parser,
+                                   mlir::ArrayAttr &names,
+                                   mlir::ArrayAttr &values);
+void printLetBindings(mlir::OpAsmPrinter &printer, mlir::Operation *op,
+                      mlir::ArrayAttr names, mlir::ArrayAttr values);
+
+/// A let's body; its names are in scope there.
+mlir::ParseResult parseLetBody(mlir::OpAsmParser &parser, mlir::ArrayAttr names,
+                               mlir::Region &body);
+void printLetBody(mlir::OpAsmPrinter &printer, mlir::Operation *op,
+                  mlir::ArrayAttr names, mlir::Region &body);
+
 mlir::ParseResult parseCondition(mlir::OpAsmParser &parser,
                                  mlir::Attribute &condition);
 void printCondition(mlir::OpAsmPrinter &printer, mlir::Operation *op,

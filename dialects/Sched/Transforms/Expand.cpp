@@ -44,7 +44,7 @@ struct CompiledInstruction {
 };
 
 struct CompiledNode {
-  enum class Kind : uint8_t { Instruction, Loop, Guard };
+  enum class Kind : uint8_t { Instruction, Loop, Guard, Let };
   Kind kind = Kind::Instruction;
   Operation *op = nullptr;
   uint32_t instruction = 0; ///< Instruction: index into the instructions
@@ -54,6 +54,9 @@ struct CompiledNode {
   bool geometric = false;
   // Guard: constraints `e == 0` (true) or `e >= 0` (false).
   std::vector<std::pair<CompiledExpr, bool>> constraints;
+  // Let: the names and their values, each over the names before it.
+  llvm::SmallVector<StringRef, 2> names;
+  std::vector<CompiledExpr> values;
   std::vector<CompiledNode> body, elseBody;
 };
 
@@ -118,6 +121,15 @@ private:
               set.isEq(i));
         node.body = compileBody(guard.getThenRegion());
         node.elseBody = compileBody(guard.getElseRegion());
+      } else if (auto let = dyn_cast<LetOp>(op)) {
+        node.kind = CompiledNode::Kind::Let;
+        for (auto [name, value] :
+             llvm::zip(let.getNames().getAsValueRange<StringAttr>(),
+                       let.getValues())) {
+          node.names.push_back(name);
+          node.values.push_back(compile(value));
+        }
+        node.body = compileBody(let.getBody());
       } else {
         node.kind = CompiledNode::Kind::Instruction;
         node.instruction = instructions.size();
@@ -329,6 +341,10 @@ private:
           return failure();
         break;
       }
+      case CompiledNode::Kind::Let:
+        if (failed(runLet(node, depth)))
+          return failure();
+        break;
       }
     }
     return success();
@@ -369,6 +385,29 @@ private:
     }
     loopNames.pop_back();
     return success();
+  }
+
+  /// Binds the let's names, in order, in the slots after `depth`'s, and
+  /// walks its body once.
+  LogicalResult runLet(const CompiledNode &node, unsigned depth) {
+    size_t bound = 0;
+    LogicalResult result = success();
+    for (auto [name, value] : llvm::zip(node.names, node.values)) {
+      int64_t v;
+      if (EvalError error = value.evaluate(env.data(), v);
+          error != EvalError::None) {
+        result = fail(node.op, "the value of '" + name.str() + "' " +
+                                   evalErrorMessage(error));
+        break;
+      }
+      env[numSymbols + 1 + depth + bound] = v;
+      loopNames.push_back(name);
+      ++bound;
+    }
+    if (succeeded(result))
+      result = walk(node.body, depth + bound);
+    loopNames.resize(loopNames.size() - bound);
+    return result;
   }
 
   LogicalResult emit(const CompiledInstruction &source) {
@@ -545,12 +584,16 @@ private:
   uint64_t loopIterations = 0;
 };
 
-/// The most dims after r in any scope: loop variables and a channel range's
-/// variable.
+/// The most dims after r in any scope: loop variables, a channel range's
+/// variable and the names of lets.
 unsigned getMaxLoopDepth(Region &region) {
   unsigned depth = 0;
   region.walk(
       [&](ForOp loop) { depth = std::max(depth, getLoopDepth(loop) + 1); });
+  region.walk([&](LetOp let) {
+    depth =
+        std::max<unsigned>(depth, getLoopDepth(let) + let.getNames().size());
+  });
   region.walk([&](ChannelOp channel) {
     if (channel.isRange())
       depth = std::max(depth, 1u);

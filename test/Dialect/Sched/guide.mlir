@@ -8,12 +8,28 @@
 // verifies, so the docs cannot drift from the dialect.
 // RUN: %python %S/Inputs/extract_mlir_blocks.py %collc_src/docs/sched-guide.md | collc-opt | FileCheck %s --check-prefix=GUIDE
 // RUN: %python %S/Inputs/extract_mlir_blocks.py %collc_src/docs/sched-dialect.md | collc-opt | FileCheck %s --check-prefix=REFERENCE
+// The sched.let example of the guide and the reference, expanded.
+// RUN: %python %S/Inputs/extract_mlir_blocks.py %collc_src/docs/sched-guide.md | collc-opt --sched-expand-check="group-size=3 chunks=2 schedule=shift_all_to_all" -o /dev/null | FileCheck %s --check-prefix=SHIFT
+// RUN: %python %S/Inputs/extract_mlir_blocks.py %collc_src/docs/sched-dialect.md | collc-opt --sched-expand-check="group-size=3 chunks=2 schedule=shift_all_to_all" -o /dev/null | FileCheck %s --check-prefix=SHIFT
 // GUIDE: sched.schedule @ring_all_gather
 // GUIDE: sched.schedule @parallel_rings
+// GUIDE: sched.schedule @shift_all_to_all collective = all_to_all algorithm = "shift" {
+// GUIDE:   sched.let next = "(r + c) mod n", prev = "(r - c) mod n" {
 // GUIDE: sched.schedule @pairwise_exchange
 // GUIDE: sched.schedule @p2p collective = send_recv
 // REFERENCE: sched.schedule @ring_all_gather
+// REFERENCE: sched.schedule @shift_all_to_all
 // REFERENCE: sched.schedule @pairwise
+// SHIFT:      schedule @shift_all_to_all: all_to_all "shift": n = 3, k = 2, buffers input 6 output 6 scratch 0, 15 instructions
+// SHIFT:      rank 1: 3 channels, 5 instructions
+// SHIFT-NEXT:   channel 0: 1 instruction
+// SHIFT-NEXT:     0: copy src = input[2] dst = output[2] count = 2
+// SHIFT-NEXT:   channel 1: 2 instructions
+// SHIFT-NEXT:     0: send to 2 src = input[4] count = 2 step = 1
+// SHIFT-NEXT:     1: recv from 0 dst = output[0] count = 2 step = 1
+// SHIFT-NEXT:   channel 2: 2 instructions
+// SHIFT-NEXT:     0: send to 0 src = input[0] count = 2 step = 2
+// SHIFT-NEXT:     1: recv from 2 dst = output[4] count = 2 step = 2
 
 // IR-LABEL: sched.schedule @ring_all_gather collective = all_gather algorithm = "ring" {
 // IR:         sched.recv_copy_send from "(r - 1) mod n" to "(r + 1) mod n" dst = output["((r - s) mod n) * k"] count = k step = s

@@ -434,7 +434,7 @@ sched.schedule @channel_negative collective = all_gather {
 // -----
 
 sched.schedule @channel_body collective = all_gather {
-  // expected-error @+1 {{may only hold sched instructions, sched.for and sched.if; found 'sched.channel'}}
+  // expected-error @+1 {{may only hold sched instructions, sched.for, sched.if and sched.let; found 'sched.channel'}}
   sched.channel 0 {
     sched.channel 1 {
     }
@@ -549,7 +549,7 @@ sched.schedule @step0 collective = all_gather {
 
 sched.schedule @loop_body collective = all_gather {
   sched.channel 0 {
-    // expected-error @+1 {{may only hold sched instructions, sched.for and sched.if; found 'sched.rank'}}
+    // expected-error @+1 {{may only hold sched instructions, sched.for, sched.if and sched.let; found 'sched.rank'}}
     sched.for s = 0 to n {
       sched.rank 0 {
       }
@@ -597,7 +597,7 @@ sched.schedule @condition_divisor collective = all_gather {
 
 sched.schedule @else_body collective = all_gather {
   sched.channel 0 {
-    // expected-error @+1 {{may only hold sched instructions, sched.for and sched.if; found 'sched.channel'}}
+    // expected-error @+1 {{may only hold sched instructions, sched.for, sched.if and sched.let; found 'sched.channel'}}
     sched.if "r == 0" {
     } else {
       sched.channel 1 {
@@ -796,5 +796,5 @@ sched.schedule @outside collective = all_gather {
   sched.channel 0 {
   }
 }
-// expected-error @+1 {{expects parent op to be one of 'sched.channel, sched.for, sched.if'}}
+// expected-error @+1 {{expects parent op to be one of 'sched.channel, sched.for, sched.if, sched.let'}}
 sched.send to 1 src = input[0]
