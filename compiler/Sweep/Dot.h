@@ -10,7 +10,7 @@
 #ifndef COLLC_COMPILER_SWEEP_DOT_H
 #define COLLC_COMPILER_SWEEP_DOT_H
 
-#include "dialects/Sched/Program/Program.h"
+#include "common/Program/Program.h"
 
 #include <string>
 #include <vector>

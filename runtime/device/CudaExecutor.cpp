@@ -4,7 +4,7 @@
 #include "runtime/transport/HostBuffers.h"
 #include "runtime/transport/NetOpen.h"
 
-#include "compiler/Topology/Topology.h"
+#include "common/Topology/Topology.h"
 #include "runtime/device/GpuLinks.h"
 
 #include "collrt/collrt.h"

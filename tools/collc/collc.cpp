@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "collrt/Tuning.h"
+#include "common/Topology/Topology.h"
 #include "compiler/Check/CheckLowered.h"
 #include "compiler/Pipeline/Pipeline.h"
 #include "compiler/Plan/PlanBuilder.h"
@@ -21,7 +22,6 @@
 #include "compiler/Sweep/Plot.h"
 #include "compiler/Sweep/Sweep.h"
 #include "compiler/Sweep/SweepSpec.h"
-#include "compiler/Topology/Topology.h"
 #include "compiler/Volume/Volume.h"
 #include "lowering/CollToSched/AlgorithmLibrary.h"
 #include "lowering/CollToSched/LowerCollectives.h"
