@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# Installs libcollrt from BUILD into a fresh prefix, builds the program in
-# consumer/ against that prefix alone (find_package(collrt)), and runs it on
-# PLAN: every output element must be right.
-#   run.sh BUILD_DIR WORK_DIR PLAN
+# Installs libcollrt from BUILD into a fresh prefix, builds EXAMPLE (a
+# program of docs/examples) against that prefix alone (consumer/:
+# find_package(collrt)), and runs it on PLAN.
+#   run.sh BUILD_DIR WORK_DIR EXAMPLE.cpp PLAN
 set -euo pipefail
-build=$1 work=$2 plan=$3
+build=$1 work=$2 example=$3 plan=$4
 here=$(cd "$(dirname "$0")" && pwd)
 rm -rf "$work"
 mkdir -p "$work"
@@ -18,6 +18,7 @@ done
 # The consumer sees nothing of the source tree: only the prefix.
 cmake -S "$here/consumer" -B "$work/consumer" -G Ninja \
   -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="$work/prefix" \
+  -DEXAMPLE="$example" \
   > "$work/configure.log"
 cmake --build "$work/consumer" > "$work/build.log"
 "$work/consumer/collrt-consumer" "$plan"
