@@ -16,9 +16,9 @@
 // See bench/README.md for what each column means.
 //
 //===----------------------------------------------------------------------===//
+#include "common/Topology/Topology.h"
 #include "compiler/Pipeline/Pipeline.h"
 #include "compiler/Simulate/Simulator.h"
-#include "compiler/Topology/Topology.h"
 #include "compiler/Verify/Verifier.h"
 #include "dialects/Sched/Transforms/Expand.h"
 #include "lowering/CollToSched/AlgorithmLibrary.h"

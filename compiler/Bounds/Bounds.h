@@ -10,8 +10,8 @@
 #ifndef COLLC_COMPILER_BOUNDS_BOUNDS_H
 #define COLLC_COMPILER_BOUNDS_BOUNDS_H
 
-#include "compiler/Topology/Topology.h"
-#include "dialects/Sched/Program/Program.h"
+#include "common/Program/Program.h"
+#include "common/Topology/Topology.h"
 
 #include <string>
 #include <vector>

@@ -1,8 +1,8 @@
 //===- Compile.cpp - the collc pipeline's stages after the front end ------===//
 #include "compiler/Pipeline/Compile.h"
 
+#include "common/Topology/Topology.h"
 #include "compiler/Pipeline/Pipeline.h"
-#include "compiler/Topology/Topology.h"
 #include "lowering/CollToSched/Passes.h"
 
 #include "mlir/Pass/Pass.h"

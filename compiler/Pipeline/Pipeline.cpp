@@ -1,9 +1,9 @@
 //===- Pipeline.cpp - pass pipelines shared by collc and collc-opt --------===//
 #include "compiler/Pipeline/Pipeline.h"
 
+#include "common/Topology/Topology.h"
 #include "compiler/Check/Passes.h"
 #include "compiler/Pipeline/Compile.h"
-#include "compiler/Topology/Topology.h"
 #include "dialects/Coll/IR/CollOps.h"
 #include "dialects/Coll/Transforms/Passes.h"
 #include "dialects/Sched/Transforms/Passes.h"

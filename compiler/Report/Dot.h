@@ -10,8 +10,8 @@
 #ifndef COLLC_COMPILER_REPORT_DOT_H
 #define COLLC_COMPILER_REPORT_DOT_H
 
+#include "common/Program/Program.h"
 #include "compiler/Check/CheckLowered.h"
-#include "dialects/Sched/Program/Program.h"
 
 #include <string>
 #include <vector>

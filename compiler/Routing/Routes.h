@@ -15,7 +15,7 @@
 #ifndef COLLC_COMPILER_ROUTING_ROUTES_H
 #define COLLC_COMPILER_ROUTING_ROUTES_H
 
-#include "compiler/Topology/Topology.h"
+#include "common/Topology/Topology.h"
 
 #include <deque>
 #include <functional>

@@ -9,7 +9,7 @@
 #ifndef COLLC_COMPILER_SIMULATE_BUSBANDWIDTH_H
 #define COLLC_COMPILER_SIMULATE_BUSBANDWIDTH_H
 
-#include "dialects/Sched/Program/Program.h"
+#include "common/Program/Program.h"
 
 namespace collc::sim {
 

@@ -1,6 +1,6 @@
 //===- Simulator.h - contention-aware timing of a schedule ------*- C++ -*-===//
 //
-// Runs an expanded schedule (dialects/Sched/Program/Program.h) on a topology
+// Runs an expanded schedule (common/Program/Program.h) on a topology
 // in simulated time: every transfer is a flow over the links of its route,
 // concurrent flows share each link max-min fairly, every instruction pays a
 // fixed cost, reductions and copies pay GPU memory time. Gives the predicted
@@ -11,9 +11,9 @@
 #ifndef COLLC_COMPILER_SIMULATE_SIMULATOR_H
 #define COLLC_COMPILER_SIMULATE_SIMULATOR_H
 
+#include "common/Program/Program.h"
+#include "common/Topology/Topology.h"
 #include "compiler/Routing/RouteMemo.h"
-#include "compiler/Topology/Topology.h"
-#include "dialects/Sched/Program/Program.h"
 
 #include <cstdint>
 #include <memory>

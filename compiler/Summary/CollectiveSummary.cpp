@@ -1,7 +1,7 @@
 //===- CollectiveSummary.cpp - what a coll program communicates -----------===//
 #include "compiler/Summary/CollectiveSummary.h"
 
-#include "compiler/Topology/Topology.h"
+#include "common/Topology/Topology.h"
 #include "dialects/Coll/IR/CollOps.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"

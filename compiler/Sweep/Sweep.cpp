@@ -1,9 +1,9 @@
 //===- Sweep.cpp - nccl-tests-like sweeps of one collective ---------------===//
 #include "compiler/Sweep/Sweep.h"
 
+#include "common/Topology/Topology.h"
 #include "compiler/Pipeline/Pipeline.h"
 #include "compiler/Summary/CollectiveSummary.h"
-#include "compiler/Topology/Topology.h"
 
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"

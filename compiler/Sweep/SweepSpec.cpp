@@ -1,8 +1,8 @@
 //===- SweepSpec.cpp - one-op programs for sweeps -------------------------===//
 #include "compiler/Sweep/SweepSpec.h"
 
+#include "common/Topology/Topology.h"
 #include "compiler/Summary/CollectiveSummary.h"
-#include "compiler/Topology/Topology.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"

@@ -10,7 +10,7 @@
 #ifndef COLLC_COMPILER_SWEEP_SWEEPSPEC_H
 #define COLLC_COMPILER_SWEEP_SWEEPSPEC_H
 
-#include "dialects/Sched/Program/Program.h"
+#include "common/Program/Program.h"
 
 #include "llvm/ADT/StringRef.h"
 

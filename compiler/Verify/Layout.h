@@ -8,7 +8,7 @@
 #ifndef COLLC_COMPILER_VERIFY_LAYOUT_H
 #define COLLC_COMPILER_VERIFY_LAYOUT_H
 
-#include "dialects/Sched/Program/Program.h"
+#include "common/Program/Program.h"
 
 #include <vector>
 

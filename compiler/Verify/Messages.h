@@ -2,8 +2,8 @@
 #ifndef COLLC_COMPILER_VERIFY_MESSAGES_H
 #define COLLC_COMPILER_VERIFY_MESSAGES_H
 
+#include "common/Program/Program.h"
 #include "compiler/Verify/RankSet.h"
-#include "dialects/Sched/Program/Program.h"
 
 #include <string>
 

@@ -8,7 +8,7 @@
 #ifndef COLLC_COMPILER_VERIFY_STREAMS_H
 #define COLLC_COMPILER_VERIFY_STREAMS_H
 
-#include "dialects/Sched/Program/Program.h"
+#include "common/Program/Program.h"
 
 #include <algorithm>
 #include <cstdint>

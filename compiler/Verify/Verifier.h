@@ -9,7 +9,7 @@
 #ifndef COLLC_COMPILER_VERIFY_VERIFIER_H
 #define COLLC_COMPILER_VERIFY_VERIFIER_H
 
-#include "dialects/Sched/Program/Program.h"
+#include "common/Program/Program.h"
 
 #include <cstdint>
 #include <string>

@@ -2,8 +2,8 @@
 #ifndef COLLC_COMPILER_VOLUME_PRINTVOLUMES_H
 #define COLLC_COMPILER_VOLUME_PRINTVOLUMES_H
 
+#include "common/Topology/Topology.h"
 #include "compiler/Check/CheckLowered.h"
-#include "compiler/Topology/Topology.h"
 
 #include "llvm/Support/raw_ostream.h"
 

@@ -1,8 +1,8 @@
 //===- Volume.cpp - bytes each rank and each link carries -----------------===//
 #include "compiler/Volume/Volume.h"
 
+#include "common/Topology/Topology.h"
 #include "compiler/Routing/Routes.h"
-#include "compiler/Topology/Topology.h"
 
 #include <algorithm>
 #include <memory>

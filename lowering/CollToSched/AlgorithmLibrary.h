@@ -28,8 +28,8 @@
 #ifndef COLLC_LOWERING_COLLTOSCHED_ALGORITHMLIBRARY_H
 #define COLLC_LOWERING_COLLTOSCHED_ALGORITHMLIBRARY_H
 
+#include "common/Program/Program.h"
 #include "dialects/Sched/IR/SchedOps.h"
-#include "dialects/Sched/Program/Program.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"

@@ -13,8 +13,8 @@
 #define COLLC_LOWERING_SCHEDTOCUDA_CUDAEMITTER_H
 
 #include "collrt/Types.h"
+#include "common/Program/Program.h"
 #include "dialects/Sched/IR/SchedOps.h"
-#include "dialects/Sched/Program/Program.h"
 #include "dialects/Sched/Transforms/Expand.h"
 
 #include "llvm/ADT/ArrayRef.h"

@@ -31,7 +31,7 @@
 #define COLLRT_CHECK_TESTDATA_H
 
 #include "collrt/Types.h"
-#include "dialects/Sched/Program/Program.h"
+#include "common/Program/Program.h"
 
 #include <cstdint>
 

@@ -11,7 +11,7 @@
 //===----------------------------------------------------------------------===//
 #include "collrt/GpuCommunicator.h"
 
-#include "compiler/Topology/Topology.h"
+#include "common/Topology/Topology.h"
 #include "runtime/device/CudaExecutor.h"
 #include "runtime/device/GpuLinks.h"
 #include "runtime/transport/NetOpen.h"

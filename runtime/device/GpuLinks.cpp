@@ -1,7 +1,7 @@
 //===- GpuLinks.cpp - which path each pair of GPUs takes ------------------===//
 #include "runtime/device/GpuLinks.h"
 
-#include "compiler/Topology/Topology.h"
+#include "common/Topology/Topology.h"
 
 #include <map>
 

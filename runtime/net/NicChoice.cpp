@@ -1,7 +1,7 @@
 //===- NicChoice.cpp - which NIC a rank uses ------------------------------===//
 #include "NicChoice.h"
 
-#include "compiler/Topology/Topology.h"
+#include "common/Topology/Topology.h"
 
 #include <cstdlib>
 

@@ -1,6 +1,6 @@
 //===- NicChoice.h - which NIC a rank uses ----------------------*- C++ -*-===//
 //
-// The topology (compiler/Topology) says which NIC serves each GPU (its
+// The topology (common/Topology) says which NIC serves each GPU (its
 // GPU-NIC affinity, "nics[].gpus" in the file) and on which NUMA node it
 // sits; the ib transport follows it when picking among the host's RDMA
 // devices, and reports what it picked and why.

@@ -11,7 +11,7 @@
 #include "net/IbvNet.h"
 #include "net/NicChoice.h"
 
-#include "compiler/Topology/Topology.h"
+#include "common/Topology/Topology.h"
 
 #include <ifaddrs.h>
 #include <netinet/in.h>

@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "collrt/Tuning.h"
+#include "common/Topology/Topology.h"
 #include "compiler/Check/CheckLowered.h"
 #include "compiler/Pipeline/CollcOptions.h"
 #include "compiler/Pipeline/Compile.h"
@@ -25,7 +26,6 @@
 #include "compiler/Sweep/Plot.h"
 #include "compiler/Sweep/Sweep.h"
 #include "compiler/Sweep/SweepSpec.h"
-#include "compiler/Topology/Topology.h"
 #include "compiler/Volume/PrintVolumes.h"
 #include "compiler/Volume/Volume.h"
 #include "lowering/CollToSched/AlgorithmLibrary.h"

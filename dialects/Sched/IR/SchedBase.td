@@ -17,7 +17,7 @@ def Sched_Dialect : Dialect {
     sends, receives, copies and reductions over chunks of three buffers
     (`input`, `output`, `scratch`). A `sched.schedule` expands, for a group
     size n and a number of chunks per part k, into the explicit C++ form
-    `collc::sched::Program` (dialects/Sched/Program/Program.h), which
+    `collc::sched::Program` (common/Program/Program.h), which
     verification, simulation and plan emission read. docs/sched-guide.md
     explains the model with complete examples.
 

@@ -2,8 +2,8 @@
 #ifndef COLLC_DIALECTS_SCHED_IR_SCHEDOPS_H
 #define COLLC_DIALECTS_SCHED_IR_SCHEDOPS_H
 
+#include "common/Program/Program.h"
 #include "dialects/Sched/IR/SchedDialect.h"
-#include "dialects/Sched/Program/Program.h"
 
 #include "mlir/Bytecode/BytecodeOpInterface.h"
 #include "mlir/IR/Builders.h"

@@ -2,8 +2,8 @@
 #ifndef COLLC_DIALECTS_SCHED_TRANSFORMS_ENUMCONVERSION_H
 #define COLLC_DIALECTS_SCHED_TRANSFORMS_ENUMCONVERSION_H
 
+#include "common/Program/Program.h"
 #include "dialects/Sched/IR/SchedOps.h"
-#include "dialects/Sched/Program/Program.h"
 
 namespace collc {
 namespace sched {

@@ -9,8 +9,8 @@
 #ifndef COLLC_DIALECTS_SCHED_TRANSFORMS_EXPAND_H
 #define COLLC_DIALECTS_SCHED_TRANSFORMS_EXPAND_H
 
+#include "common/Program/Program.h"
 #include "dialects/Sched/IR/SchedOps.h"
-#include "dialects/Sched/Program/Program.h"
 
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/StringMap.h"

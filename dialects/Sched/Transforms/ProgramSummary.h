@@ -2,7 +2,7 @@
 #ifndef COLLC_DIALECTS_SCHED_TRANSFORMS_PROGRAMSUMMARY_H
 #define COLLC_DIALECTS_SCHED_TRANSFORMS_PROGRAMSUMMARY_H
 
-#include "dialects/Sched/Program/Program.h"
+#include "common/Program/Program.h"
 
 #include "llvm/Support/raw_ostream.h"
 

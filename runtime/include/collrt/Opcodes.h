@@ -3,7 +3,7 @@
 // The one table of collc's opcodes: their values, their names and what each
 // does (receives, sends, reduces, reads src, writes dst). Everyone uses it:
 // the compiler's expanded schedule (collc::sched::Opcode in
-// dialects/Sched/Program/Program.h is this enum), the sched dialect (its op
+// common/Program/Program.h is this enum), the sched dialect (its op
 // names are these, checked in SchedOps.cpp), the plan's writer and reader
 // (docs/plan-format.md spells opcodes with these names), the device channel
 // (collrt/device/ChannelCommon.h, on the GPU and in the host emulation) and

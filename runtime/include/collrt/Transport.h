@@ -5,7 +5,7 @@
 // ibverbs), and later CUDA P2P/IPC. Executors never know which one is
 // underneath.
 //
-// The model is the schedule's (dialects/Sched/Program/Program.h): a
+// The model is the schedule's (common/Program/Program.h): a
 // connection (sender, receiver, channel) is a FIFO of messages holding at
 // most `slots` messages that the receiver has not yet released; each message
 // is at most `slotBytes` bytes. A send that finds every slot taken does not

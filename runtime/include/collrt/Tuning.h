@@ -17,7 +17,7 @@
 
 #include "collrt/Status.h"
 #include "collrt/Types.h"
-#include "dialects/Sched/Program/Program.h"
+#include "common/Program/Program.h"
 
 #include <cstdint>
 #include <string>

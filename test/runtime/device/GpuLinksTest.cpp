@@ -6,7 +6,7 @@
 //===----------------------------------------------------------------------===//
 #include "runtime/device/GpuLinks.h"
 #include "Schedules.h"
-#include "compiler/Topology/Topology.h"
+#include "common/Topology/Topology.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

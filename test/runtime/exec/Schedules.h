@@ -10,7 +10,7 @@
 #ifndef COLLRT_TEST_EXEC_SCHEDULES_H
 #define COLLRT_TEST_EXEC_SCHEDULES_H
 
-#include "dialects/Sched/Program/Program.h"
+#include "common/Program/Program.h"
 
 #include <vector>
 

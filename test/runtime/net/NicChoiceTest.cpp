@@ -1,7 +1,7 @@
 //===- NicChoiceTest.cpp - the NIC a rank uses, from the topology ---------===//
 #include "net/NicChoice.h"
 
-#include "compiler/Topology/Topology.h"
+#include "common/Topology/Topology.h"
 
 #include <gtest/gtest.h>
 

@@ -2,7 +2,7 @@
 #ifndef COLLC_TEST_UNITTESTS_TOPOLOGY_TOPOLOGYTESTUTIL_H
 #define COLLC_TEST_UNITTESTS_TOPOLOGY_TOPOLOGYTESTUTIL_H
 
-#include "compiler/Topology/Topology.h"
+#include "common/Topology/Topology.h"
 
 #include <nlohmann/json.hpp>
 

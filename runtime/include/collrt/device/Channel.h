@@ -33,7 +33,7 @@
 //     }
 //   }
 //
-// Semantics are exactly sched::Program's (dialects/Sched/Program/Program.h):
+// Semantics are exactly sched::Program's (common/Program/Program.h):
 // buffers input/output/scratch cut into chunks (the chunk offsets come from
 // the launch, computed on the host with sched::ChunkLayout), a connection
 // (sender, receiver, channel) is a FIFO of messages, and an instruction

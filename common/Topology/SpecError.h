@@ -5,8 +5,8 @@
 // so no exception ever leaves the library.
 //
 //===----------------------------------------------------------------------===//
-#ifndef COLLC_COMPILER_TOPOLOGY_SPECERROR_H
-#define COLLC_COMPILER_TOPOLOGY_SPECERROR_H
+#ifndef COLLC_COMMON_TOPOLOGY_SPECERROR_H
+#define COLLC_COMMON_TOPOLOGY_SPECERROR_H
 
 #include <cstddef>
 #include <string>
@@ -31,4 +31,4 @@ struct SpecError {
 
 } // namespace collc::topo::detail
 
-#endif // COLLC_COMPILER_TOPOLOGY_SPECERROR_H
+#endif // COLLC_COMMON_TOPOLOGY_SPECERROR_H

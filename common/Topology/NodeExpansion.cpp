@@ -4,8 +4,8 @@
 // links (NVSwitch, mesh, torus), the PCIe tree and the inter-socket links.
 //
 //===----------------------------------------------------------------------===//
-#include "compiler/Topology/JsonAccess.h"
-#include "compiler/Topology/TopologyBuilder.h"
+#include "common/Topology/JsonAccess.h"
+#include "common/Topology/TopologyBuilder.h"
 
 namespace collc::topo {
 

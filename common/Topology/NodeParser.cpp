@@ -5,8 +5,8 @@
 // references resolved, names unique, NUMA placement consistent.
 //
 //===----------------------------------------------------------------------===//
-#include "compiler/Topology/JsonAccess.h"
-#include "compiler/Topology/TopologySpec.h"
+#include "common/Topology/JsonAccess.h"
+#include "common/Topology/TopologySpec.h"
 
 #include <limits>
 #include <map>

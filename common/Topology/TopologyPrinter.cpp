@@ -1,5 +1,5 @@
 //===- TopologyPrinter.cpp - the human summary of a topology --------------===//
-#include "compiler/Topology/Topology.h"
+#include "common/Topology/Topology.h"
 
 #include <iomanip>
 #include <map>

@@ -5,11 +5,11 @@
 // checks that need the whole topology (TopologyBuilder.cpp).
 //
 //===----------------------------------------------------------------------===//
-#ifndef COLLC_COMPILER_TOPOLOGY_TOPOLOGYBUILDER_H
-#define COLLC_COMPILER_TOPOLOGY_TOPOLOGYBUILDER_H
+#ifndef COLLC_COMMON_TOPOLOGY_TOPOLOGYBUILDER_H
+#define COLLC_COMMON_TOPOLOGY_TOPOLOGYBUILDER_H
 
-#include "compiler/Topology/Topology.h"
-#include "compiler/Topology/TopologySpec.h"
+#include "common/Topology/Topology.h"
+#include "common/Topology/TopologySpec.h"
 
 #include <memory>
 #include <string>
@@ -53,4 +53,4 @@ private:
 
 } // namespace collc::topo
 
-#endif // COLLC_COMPILER_TOPOLOGY_TOPOLOGYBUILDER_H
+#endif // COLLC_COMMON_TOPOLOGY_TOPOLOGYBUILDER_H

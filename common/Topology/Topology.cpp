@@ -1,5 +1,5 @@
 //===- Topology.cpp - queries on the device/link graph --------------------===//
-#include "compiler/Topology/Topology.h"
+#include "common/Topology/Topology.h"
 
 #include <cassert>
 #include <cmath>

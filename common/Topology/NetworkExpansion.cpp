@@ -3,8 +3,8 @@
 // Rail-optimized networks (with an optional spine) and two-level fat-trees.
 //
 //===----------------------------------------------------------------------===//
-#include "compiler/Topology/JsonAccess.h"
-#include "compiler/Topology/TopologyBuilder.h"
+#include "common/Topology/JsonAccess.h"
+#include "common/Topology/TopologyBuilder.h"
 
 namespace collc::topo {
 

@@ -6,8 +6,8 @@
 // connectivity.
 //
 //===----------------------------------------------------------------------===//
-#include "compiler/Topology/TopologyBuilder.h"
-#include "compiler/Topology/JsonAccess.h"
+#include "common/Topology/TopologyBuilder.h"
+#include "common/Topology/JsonAccess.h"
 
 namespace collc::topo {
 

@@ -1,5 +1,5 @@
 //===- JsonAccess.cpp - typed, path-aware reads of JSON values ------------===//
-#include "compiler/Topology/JsonAccess.h"
+#include "common/Topology/JsonAccess.h"
 
 #include <cmath>
 #include <cstdio>

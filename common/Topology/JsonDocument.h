@@ -6,8 +6,8 @@
 // column computed from the byte offset.
 //
 //===----------------------------------------------------------------------===//
-#ifndef COLLC_COMPILER_TOPOLOGY_JSONDOCUMENT_H
-#define COLLC_COMPILER_TOPOLOGY_JSONDOCUMENT_H
+#ifndef COLLC_COMMON_TOPOLOGY_JSONDOCUMENT_H
+#define COLLC_COMMON_TOPOLOGY_JSONDOCUMENT_H
 
 #include <nlohmann/json.hpp>
 
@@ -36,4 +36,4 @@ std::string printable(const std::string &text);
 
 } // namespace collc::topo::detail
 
-#endif // COLLC_COMPILER_TOPOLOGY_JSONDOCUMENT_H
+#endif // COLLC_COMMON_TOPOLOGY_JSONDOCUMENT_H

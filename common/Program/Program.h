@@ -15,8 +15,8 @@
 // until its send is posted.
 //
 //===----------------------------------------------------------------------===//
-#ifndef COLLC_DIALECTS_SCHED_PROGRAM_PROGRAM_H
-#define COLLC_DIALECTS_SCHED_PROGRAM_PROGRAM_H
+#ifndef COLLC_COMMON_PROGRAM_PROGRAM_H
+#define COLLC_COMMON_PROGRAM_PROGRAM_H
 
 #include "collrt/Opcodes.h"
 

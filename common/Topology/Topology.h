@@ -6,8 +6,8 @@
 // Plain C++17: no LLVM or MLIR, so the runtime can reuse it.
 //
 //===----------------------------------------------------------------------===//
-#ifndef COLLC_COMPILER_TOPOLOGY_TOPOLOGY_H
-#define COLLC_COMPILER_TOPOLOGY_TOPOLOGY_H
+#ifndef COLLC_COMMON_TOPOLOGY_TOPOLOGY_H
+#define COLLC_COMMON_TOPOLOGY_TOPOLOGY_H
 
 #include <map>
 #include <memory>
@@ -219,4 +219,4 @@ resolveTopology(const std::string &nameOrPath,
 
 } // namespace collc::topo
 
-#endif // COLLC_COMPILER_TOPOLOGY_TOPOLOGY_H
+#endif // COLLC_COMMON_TOPOLOGY_TOPOLOGY_H

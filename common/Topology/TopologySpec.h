@@ -5,11 +5,11 @@
 // Each part keeps its JSON path for the builder's messages.
 //
 //===----------------------------------------------------------------------===//
-#ifndef COLLC_COMPILER_TOPOLOGY_TOPOLOGYSPEC_H
-#define COLLC_COMPILER_TOPOLOGY_TOPOLOGYSPEC_H
+#ifndef COLLC_COMMON_TOPOLOGY_TOPOLOGYSPEC_H
+#define COLLC_COMMON_TOPOLOGY_TOPOLOGYSPEC_H
 
-#include "compiler/Topology/JsonDocument.h"
-#include "compiler/Topology/Topology.h"
+#include "common/Topology/JsonDocument.h"
+#include "common/Topology/Topology.h"
 
 #include <memory>
 #include <string>
@@ -130,4 +130,4 @@ std::unique_ptr<Topology> buildTopology(const TopologySpec &spec);
 
 } // namespace collc::topo::detail
 
-#endif // COLLC_COMPILER_TOPOLOGY_TOPOLOGYSPEC_H
+#endif // COLLC_COMMON_TOPOLOGY_TOPOLOGYSPEC_H

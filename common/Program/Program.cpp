@@ -1,5 +1,5 @@
 //===- Program.cpp - the expanded form of a schedule ----------------------===//
-#include "dialects/Sched/Program/Program.h"
+#include "common/Program/Program.h"
 
 #include <algorithm>
 

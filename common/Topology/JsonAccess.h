@@ -5,11 +5,11 @@
 // SpecError; the loader's entry points catch it.
 //
 //===----------------------------------------------------------------------===//
-#ifndef COLLC_COMPILER_TOPOLOGY_JSONACCESS_H
-#define COLLC_COMPILER_TOPOLOGY_JSONACCESS_H
+#ifndef COLLC_COMMON_TOPOLOGY_JSONACCESS_H
+#define COLLC_COMMON_TOPOLOGY_JSONACCESS_H
 
-#include "compiler/Topology/JsonDocument.h"
-#include "compiler/Topology/SpecError.h"
+#include "common/Topology/JsonDocument.h"
+#include "common/Topology/SpecError.h"
 
 #include <cstdint>
 #include <initializer_list>
@@ -107,4 +107,4 @@ private:
 
 } // namespace collc::topo::detail
 
-#endif // COLLC_COMPILER_TOPOLOGY_JSONACCESS_H
+#endif // COLLC_COMMON_TOPOLOGY_JSONACCESS_H

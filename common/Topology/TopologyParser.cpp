@@ -5,8 +5,8 @@
 // bodies are read by NodeParser.cpp.
 //
 //===----------------------------------------------------------------------===//
-#include "compiler/Topology/JsonAccess.h"
-#include "compiler/Topology/TopologySpec.h"
+#include "common/Topology/JsonAccess.h"
+#include "common/Topology/TopologySpec.h"
 
 #include <map>
 

@@ -4,10 +4,10 @@
 // everything and return the error as one line of text.
 //
 //===----------------------------------------------------------------------===//
-#include "compiler/Topology/JsonDocument.h"
-#include "compiler/Topology/SpecError.h"
-#include "compiler/Topology/Topology.h"
-#include "compiler/Topology/TopologySpec.h"
+#include "common/Topology/JsonDocument.h"
+#include "common/Topology/SpecError.h"
+#include "common/Topology/Topology.h"
+#include "common/Topology/TopologySpec.h"
 
 #include <cerrno>
 #include <cstring>

@@ -5,9 +5,9 @@
 // error.
 //
 //===----------------------------------------------------------------------===//
-#include "compiler/Topology/JsonDocument.h"
-#include "compiler/Topology/JsonAccess.h"
-#include "compiler/Topology/SpecError.h"
+#include "common/Topology/JsonDocument.h"
+#include "common/Topology/JsonAccess.h"
+#include "common/Topology/SpecError.h"
 
 #include <cstdio>
 #include <optional>
