@@ -99,11 +99,8 @@ struct AttachTopologyStage : Stage<AttachTopologyStage> {
     if (!c.library) {
       auto library =
           std::make_unique<lowering::AlgorithmLibrary>(module.getContext());
-      if (failed(library->loadBuiltins()))
+      if (failed(library->loadBuiltinsAndFiles(c.options.algoFiles)))
         return signalPassFailure();
-      for (const std::string &file : c.options.algoFiles)
-        if (failed(library->loadFile(file)))
-          return signalPassFailure();
       c.ownedLibrary = std::move(library);
       c.library = c.ownedLibrary.get();
     }

@@ -127,6 +127,16 @@ int64_t chunkUnitValue(const Algorithm &algorithm, int64_t n,
   return 1;
 }
 
+LogicalResult
+AlgorithmLibrary::loadBuiltinsAndFiles(llvm::ArrayRef<std::string> files) {
+  if (failed(loadBuiltins()))
+    return failure();
+  for (const std::string &file : files)
+    if (failed(loadFile(file)))
+      return failure();
+  return success();
+}
+
 LogicalResult AlgorithmLibrary::loadBuiltins() {
   for (const BuiltinFile &file : builtinFiles) {
     ParserConfig config(context);

@@ -74,6 +74,10 @@ public:
   /// for the same collective.
   mlir::LogicalResult loadFile(llvm::StringRef path);
 
+  /// The built-ins, then each of `files` (--algo-file) in order: what collc
+  /// selects among. Fails, with a diagnostic, as the two calls above do.
+  mlir::LogicalResult loadBuiltinsAndFiles(llvm::ArrayRef<std::string> files);
+
   /// The algorithms of a collective, built-ins first, in file order.
   std::vector<const Algorithm *> forCollective(sched::Collective c) const;
   const Algorithm *find(sched::Collective c, llvm::StringRef name) const;

@@ -39,11 +39,9 @@ struct ConvertCollToSchedPass
       // The pass's own library: the built-ins, then the user's files.
       if (!ownLibrary) {
         auto loaded = std::make_unique<AlgorithmLibrary>(module.getContext());
-        if (failed(loaded->loadBuiltins()))
+        if (failed(loaded->loadBuiltinsAndFiles(
+                std::vector<std::string>(algoFiles.begin(), algoFiles.end()))))
           return signalPassFailure();
-        for (const std::string &file : algoFiles)
-          if (failed(loaded->loadFile(file)))
-            return signalPassFailure();
         ownLibrary = std::move(loaded);
       }
       library = ownLibrary.get();

@@ -41,16 +41,6 @@ CudaOptions cudaOptions(const GpuOptions &o, int32_t device,
   return c;
 }
 
-Status checkIndex(const Plan &plan, size_t index) {
-  if (index >= plan.collectives.size())
-    return Status(ErrorCode::InvalidArgument,
-                  "collective index " + std::to_string(index) +
-                      " is out of range: the plan has " +
-                      std::to_string(plan.collectives.size()) +
-                      " collective(s)");
-  return Status::success();
-}
-
 Status loadKernel(size_t index, const GpuOptions &options, int32_t device,
                   std::unique_ptr<CudaModule> *module, std::string *kernel) {
   COLLRT_RETURN_IF_ERROR(
@@ -250,7 +240,7 @@ Status CudaCommunicator::prepare(size_t index, int64_t count) {
 Status CudaCommunicator::prepareInProcess(Prepared *p) {
   const size_t index = p->index;
   const int64_t count = p->count;
-  COLLRT_RETURN_IF_ERROR(checkIndex(plan_, index));
+  COLLRT_RETURN_IF_ERROR(checkCollectiveIndex(plan_, index));
   const PlanCollective &collective = plan_.collectives[index];
   std::vector<int32_t> devices = options_.devices;
   if (devices.empty())
@@ -362,7 +352,7 @@ Status CudaCommunicator::prepareForRank(Prepared *p) {
   const int32_t world = bootstrap.rank();
   Deadline deadline = Deadline::after(options_.timeoutSeconds);
   who_ = "rank " + std::to_string(world);
-  if (Status s = checkIndex(plan_, index); !s.ok())
+  if (Status s = checkCollectiveIndex(plan_, index); !s.ok())
     return fail(s);
   const PlanCollective &collective = plan_.collectives[index];
   int32_t group = -1, rank = -1;

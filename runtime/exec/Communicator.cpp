@@ -155,12 +155,7 @@ Status TransportCommunicator::run(const Plan &plan, size_t index,
   if (finalized_)
     return Status(ErrorCode::InvalidArgument,
                   rankText + ": run() after finalize()");
-  if (index >= plan.collectives.size())
-    return Status(ErrorCode::InvalidArgument,
-                  rankText + ": collective index " + std::to_string(index) +
-                      " is out of range: the plan has " +
-                      std::to_string(plan.collectives.size()) +
-                      " collective(s)");
+  COLLRT_RETURN_IF_ERROR_WITH(checkCollectiveIndex(plan, index), rankText);
   if (plan.worldSize != worldSize())
     return Status(ErrorCode::PlanMismatch,
                   rankText + ": the plan is for a world of " +

@@ -285,6 +285,15 @@ int32_t groupRankOf(const PlanCollective &collective, int32_t worldRank) {
   return -1;
 }
 
+Status checkCollectiveIndex(const Plan &plan, size_t index) {
+  if (index < plan.collectives.size())
+    return Status::success();
+  return Status(ErrorCode::InvalidArgument,
+                "collective index " + std::to_string(index) +
+                    " is out of range: the plan has " +
+                    std::to_string(plan.collectives.size()) + " collective(s)");
+}
+
 Status checkPlanWorld(const Plan &plan, int32_t worldSize) {
   if (plan.worldSize == worldSize)
     return Status::success();

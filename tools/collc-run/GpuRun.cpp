@@ -53,12 +53,7 @@ struct DeviceBuffers {
 
 Status checkRunOptions(const collrt::Plan &plan, size_t index,
                        const GpuRunOptions &options) {
-  if (index >= plan.collectives.size())
-    return Status(ErrorCode::InvalidArgument,
-                  "collective index " + std::to_string(index) +
-                      " is out of range: the plan has " +
-                      std::to_string(plan.collectives.size()) +
-                      " collective(s)");
+  COLLRT_RETURN_IF_ERROR(collrt::checkCollectiveIndex(plan, index));
   if (options.iterations < 0 || options.warmup < 0)
     return Status(ErrorCode::InvalidArgument,
                   "iterations and warmup must not be negative");

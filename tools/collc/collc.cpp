@@ -187,11 +187,9 @@ static int run(const CollcOptions &o) {
   }
 
   collc::lowering::AlgorithmLibrary library(&context);
-  if (failed(library.loadBuiltins()))
+  if (failed(library.loadBuiltinsAndFiles(
+          std::vector<std::string>(o.algoFiles.begin(), o.algoFiles.end()))))
     return 1;
-  for (const std::string &file : o.algoFiles)
-    if (failed(library.loadFile(file)))
-      return 1;
   std::string optionError;
   std::optional<collc::CompileOptions> compileOptionsOr =
       o.compileOptions(optionError);

@@ -121,6 +121,9 @@ Status writeFileAtomically(const std::string &path, const std::string &text);
 /// a plan runs only on a world of exactly plan.worldSize ranks.
 Status checkPlanWorld(const Plan &plan, int32_t worldSize);
 
+/// InvalidArgument when `index` names no collective of the plan.
+Status checkCollectiveIndex(const Plan &plan, size_t index);
+
 /// The group rank of world rank `worldRank` in `collective` (its index in
 /// the group that holds it), or -1 when it is in no group.
 int32_t groupRankOf(const PlanCollective &collective, int32_t worldRank);

@@ -198,6 +198,18 @@ TEST(PlanWorld, ThePlanRunsOnlyOnItsWorldSize) {
       << status.message();
 }
 
+TEST(PlanWorld, ACollectiveIndexMustNameOneOfThePlan) {
+  Plan plan = handWrittenPlan();
+  size_t n = plan.collectives.size();
+  ASSERT_GT(n, 0u);
+  EXPECT_TRUE(checkCollectiveIndex(plan, n - 1).ok());
+  Status status = checkCollectiveIndex(plan, n);
+  EXPECT_EQ(status.code(), ErrorCode::InvalidArgument);
+  EXPECT_EQ(status.message(), "collective index " + std::to_string(n) +
+                                  " is out of range: the plan has " +
+                                  std::to_string(n) + " collective(s)");
+}
+
 TEST(PlanNames, EveryOpcodeCollectiveAndBufferParsesBack) {
   for (int i = 0; i <= int(sched::Opcode::RecvReduceCopySend); ++i) {
     auto op = static_cast<sched::Opcode>(i);
