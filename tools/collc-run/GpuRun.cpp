@@ -4,9 +4,11 @@
 #include "collrt/collrt.h"
 #include "runtime/check/Reference.h"
 #include "runtime/check/TestData.h"
+#include "tools/collc-run/Iterations.h"
 
 #include <algorithm>
 #include <cstdio>
+#include <functional>
 #include <utility>
 
 namespace collcgpu {
@@ -69,37 +71,139 @@ std::vector<int32_t> ranksOf(const collrt::GpuCommunicator &comm, size_t g) {
   return ranks;
 }
 
-Status checkOutputs(const collrt::dev::CudaDriver &d,
-                    const collrt::GpuCommunicator &comm, size_t g,
-                    const check::TestData &data, int64_t count,
-                    size_t elementSize, const DeviceBuffers &b,
-                    const char *when, GpuRunResult *result) {
-  const size_t e = elementSize;
-  COLLRT_RETURN_IF_ERROR(comm.makeCurrent(g));
-  for (int32_t r : ranksOf(comm, g)) {
-    int64_t in = comm.inputElements(r), out = comm.outputElements(r);
-    std::vector<uint64_t> input(size_t(in) * e / 8 + 1),
-        output(size_t(out) * e / 8 + 1);
-    if (in)
-      if (cu::Result res =
-              d.cuMemcpyDtoH(input.data(), b.inputs[size_t(r)], size_t(in) * e);
-          res != cu::kSuccess)
-        return d.fail(comm.collectiveName(), "cuMemcpyDtoH", res);
-    if (out)
-      if (cu::Result res = d.cuMemcpyDtoH(output.data(), b.outputs[size_t(r)],
-                                          size_t(out) * e);
-          res != cu::kSuccess)
-        return d.fail(comm.collectiveName(), "cuMemcpyDtoH", res);
-    check::CheckResult c =
-        check::checkRank(data, r, count, input.data(), in, output.data(), out);
-    result->checked += c.checked;
-    result->wrong += c.wrong;
-    for (const check::ElementError &error : c.examples)
-      if (result->examples.size() < 8)
-        result->examples.push_back(std::string(when) + ": " + error.describe());
+/// The generated kernels as runIterations' target: the ranks of a
+/// GpuCommunicator's launches with their device buffers, a run launched on
+/// every launch's stream, timed by events on each (the slowest stream's
+/// time). Its own failures get `own` (named, announced to the peers).
+class GpuTarget : public collcrun::RunTarget {
+public:
+  GpuTarget(const collrt::dev::CudaDriver &d, collrt::GpuCommunicator &comm,
+            const collrt::PlanCollective &collective, size_t index,
+            int64_t count, DeviceBuffers &b,
+            std::function<Status(const Status &)> own)
+      : d_(d), comm_(comm), index_(index), count_(count),
+        e_(collrt::dataTypeSize(collective.dtype)), b_(b), own_(std::move(own)),
+        name_(comm.collectiveName()), dtype_(collective.dtype),
+        op_(collective.reduction) {
+    const size_t nranks = b.owner.size();
+    for (size_t r = 0; r < nranks; ++r)
+      if (b.owner[r] >= 0)
+        ranks_.push_back(int32_t(r));
+    sends_.resize(nranks);
+    recvs_.resize(nranks);
+    for (size_t r = 0; r < nranks; ++r) {
+      sends_[r] = reinterpret_cast<const void *>(uintptr_t(b.inputs[r]));
+      recvs_[r] = reinterpret_cast<void *>(uintptr_t(b.outputs[r]));
+    }
+    streams_.assign(b.streams.begin(), b.streams.end());
   }
-  return Status::success();
-}
+
+  const std::vector<int32_t> &ranks() const override { return ranks_; }
+  int64_t inputElements(int32_t r) const override {
+    return comm_.inputElements(r);
+  }
+  int64_t outputElements(int32_t r) const override {
+    return comm_.outputElements(r);
+  }
+  Status storeInput(int32_t r, const void *host) override {
+    return copyIn(r, b_.inputs[size_t(r)], host, inputElements(r));
+  }
+  Status storeOutput(int32_t r, const void *host) override {
+    return copyIn(r, b_.outputs[size_t(r)], host, outputElements(r));
+  }
+  Status loadInput(int32_t r, void *host) override {
+    return copyOut(r, host, b_.inputs[size_t(r)], inputElements(r));
+  }
+  Status loadOutput(int32_t r, void *host) override {
+    return copyOut(r, host, b_.outputs[size_t(r)], outputElements(r));
+  }
+  Status launch() override {
+    return comm_.run(index_, sends_, recvs_, count_, dtype_, op_, streams_);
+  }
+  Status wait() override { return comm_.wait(); }
+  Status startTimer() override {
+    if (Status s = createEvents(); !s.ok())
+      return own_(s);
+    if (Status s = record(b_.start); !s.ok())
+      return own_(s);
+    return Status::success();
+  }
+  Status stopTimer(double *seconds) override {
+    if (Status s = record(b_.stop); !s.ok())
+      return own_(s);
+    COLLRT_RETURN_IF_ERROR(comm_.wait());
+    double slowest = 0;
+    for (size_t g = 0; g < b_.streams.size(); ++g) {
+      float ms = 0;
+      if (Status s = comm_.makeCurrent(g); !s.ok())
+        return own_(s);
+      if (cu::Result res = d_.cuEventElapsedTime(&ms, b_.start[g], b_.stop[g]);
+          res != cu::kSuccess)
+        return own_(d_.fail(name_, "cuEventElapsedTime", res));
+      slowest = std::max(slowest, double(ms));
+    }
+    *seconds = slowest * 1e-3;
+    return Status::success();
+  }
+
+private:
+  Status copyIn(int32_t r, cu::DevicePtr to, const void *host,
+                int64_t elements) {
+    if (Status s = comm_.makeCurrent(size_t(b_.owner[size_t(r)])); !s.ok())
+      return own_(s);
+    if (cu::Result res = d_.cuMemcpyHtoD(to, host, size_t(elements) * e_);
+        res != cu::kSuccess)
+      return own_(d_.fail(name_, "cuMemcpyHtoD", res));
+    return Status::success();
+  }
+  Status copyOut(int32_t r, void *host, cu::DevicePtr from, int64_t elements) {
+    if (Status s = comm_.makeCurrent(size_t(b_.owner[size_t(r)])); !s.ok())
+      return own_(s);
+    if (cu::Result res = d_.cuMemcpyDtoH(host, from, size_t(elements) * e_);
+        res != cu::kSuccess)
+      return own_(d_.fail(name_, "cuMemcpyDtoH", res));
+    return Status::success();
+  }
+  /// The timing events of every launch, created once.
+  Status createEvents() {
+    for (size_t g = 0; g < b_.streams.size(); ++g) {
+      if (b_.start[g])
+        continue;
+      COLLRT_RETURN_IF_ERROR(comm_.makeCurrent(g));
+      if (cu::Result res = d_.cuEventCreate(&b_.start[g], cu::kEventDefault);
+          res != cu::kSuccess)
+        return d_.fail(name_, "cuEventCreate", res);
+      if (cu::Result res = d_.cuEventCreate(&b_.stop[g], cu::kEventDefault);
+          res != cu::kSuccess)
+        return d_.fail(name_, "cuEventCreate", res);
+    }
+    return Status::success();
+  }
+  Status record(std::vector<cu::Event> &events) {
+    for (size_t g = 0; g < b_.streams.size(); ++g) {
+      COLLRT_RETURN_IF_ERROR(comm_.makeCurrent(g));
+      if (cu::Result res = d_.cuEventRecord(events[g], b_.streams[g]);
+          res != cu::kSuccess)
+        return d_.fail(name_, "cuEventRecord", res);
+    }
+    return Status::success();
+  }
+
+  const collrt::dev::CudaDriver &d_;
+  collrt::GpuCommunicator &comm_;
+  size_t index_;
+  int64_t count_;
+  size_t e_;
+  DeviceBuffers &b_;
+  std::function<Status(const Status &)> own_;
+  std::string name_;
+  collrt::DataType dtype_;
+  collrt::ReduceOp op_;
+  std::vector<int32_t> ranks_;
+  std::vector<const void *> sends_;
+  std::vector<void *> recvs_;
+  std::vector<collrt::GpuStream> streams_;
+};
 
 /// The harness around a GpuCommunicator: device buffers for its ranks
 /// (each on its launch's device; inputs from TestData, outputs poisoned),
@@ -157,8 +261,6 @@ Status runHarness(const collrt::Plan &plan, size_t index,
     b.streams.assign(launches, nullptr);
     b.start.assign(launches, nullptr);
     b.stop.assign(launches, nullptr);
-    check::TestData data(collective.program, collective.dtype,
-                         collective.reduction, 0);
     const std::string name = comm.collectiveName();
     for (size_t g = 0; g < launches; ++g) {
       if (Status s = comm.makeCurrent(g); !s.ok())
@@ -181,20 +283,6 @@ Status runHarness(const collrt::Plan &plan, size_t index,
                                 " bytes) on " + comm.launchName(g),
                             "cuMemAlloc", res, ErrorCode::SystemError));
         b.outputs[size_t(r)] = pout;
-        std::vector<uint64_t> host(size_t(std::max(in, out)) * e / 8 + 1);
-        if (in) {
-          data.fillInput(r, host.data(), in);
-          if (cu::Result res = d.cuMemcpyHtoD(pin, host.data(), size_t(in) * e);
-              res != cu::kSuccess)
-            return own(d.fail(name, "cuMemcpyHtoD", res));
-        }
-        if (out) {
-          check::TestData::poison(collective.dtype, host.data(), out);
-          if (cu::Result res =
-                  d.cuMemcpyHtoD(pout, host.data(), size_t(out) * e);
-              res != cu::kSuccess)
-            return own(d.fail(name, "cuMemcpyHtoD", res));
-        }
       }
       if (cu::Result res =
               d.cuStreamCreate(&b.streams[g], cu::kStreamNonBlocking);
@@ -202,80 +290,23 @@ Status runHarness(const collrt::Plan &plan, size_t index,
         return own(
             d.fail(name + " on " + comm.launchName(g), "cuStreamCreate", res));
     }
-    std::vector<const void *> sends(nranks);
-    std::vector<void *> recvs(nranks);
-    for (size_t r = 0; r < nranks; ++r) {
-      sends[r] = reinterpret_cast<const void *>(uintptr_t(b.inputs[r]));
-      recvs[r] = reinterpret_cast<void *>(uintptr_t(b.outputs[r]));
-    }
-    std::vector<collrt::GpuStream> streams(b.streams.begin(), b.streams.end());
-    auto launch = [&]() -> Status {
-      return comm.run(index, sends, recvs, options.count, collective.dtype,
-                      collective.reduction, streams);
-    };
-    auto checkAll = [&](const char *when) -> Status {
-      for (size_t g = 0; g < launches; ++g)
-        if (Status s = checkOutputs(d, comm, g, data, options.count, e, b, when,
-                                    result);
-            !s.ok())
-          return s;
-      return Status::success();
-    };
-
-    // One checked run.
-    COLLRT_RETURN_IF_ERROR(launch());
-    COLLRT_RETURN_IF_ERROR(comm.wait());
-    if (options.check)
-      if (Status s = checkAll("first run"); !s.ok())
-        return own(s);
-
-    // Timed runs: events on every launch's stream; the slowest launch's
-    // time.
-    if (options.iterations > 0) {
-      for (size_t g = 0; g < launches; ++g) {
-        if (Status s = comm.makeCurrent(g); !s.ok())
-          return own(s);
-        if (cu::Result res = d.cuEventCreate(&b.start[g], cu::kEventDefault);
-            res != cu::kSuccess)
-          return own(d.fail(name, "cuEventCreate", res));
-        if (cu::Result res = d.cuEventCreate(&b.stop[g], cu::kEventDefault);
-            res != cu::kSuccess)
-          return own(d.fail(name, "cuEventCreate", res));
-      }
-      auto record = [&](std::vector<cu::Event> &events) -> Status {
-        for (size_t g = 0; g < launches; ++g) {
-          COLLRT_RETURN_IF_ERROR(comm.makeCurrent(g));
-          if (cu::Result res = d.cuEventRecord(events[g], b.streams[g]);
-              res != cu::kSuccess)
-            return d.fail(name, "cuEventRecord", res);
-        }
-        return Status::success();
-      };
-      for (int i = 0; i < options.warmup; ++i)
-        COLLRT_RETURN_IF_ERROR(launch());
-      if (Status s = record(b.start); !s.ok())
-        return own(s);
-      for (int i = 0; i < options.iterations; ++i)
-        COLLRT_RETURN_IF_ERROR(launch());
-      if (Status s = record(b.stop); !s.ok())
-        return own(s);
-      COLLRT_RETURN_IF_ERROR(comm.wait());
-      double slowest = 0;
-      for (size_t g = 0; g < launches; ++g) {
-        float ms = 0;
-        if (Status s = comm.makeCurrent(g); !s.ok())
-          return own(s);
-        if (cu::Result res = d.cuEventElapsedTime(&ms, b.start[g], b.stop[g]);
-            res != cu::kSuccess)
-          return own(d.fail(name, "cuEventElapsedTime", res));
-        slowest = std::max(slowest, double(ms));
-      }
-      result->microseconds = slowest * 1000.0 / options.iterations;
-      // The repeated runs left the same outputs: check them again.
-      if (options.check)
-        if (Status s = checkAll("after the timed runs"); !s.ok())
-          return own(s);
-    }
+    GpuTarget target(d, comm, collective, index, options.count, b, own);
+    collcrun::IterationOptions loop;
+    loop.warmup = options.warmup;
+    loop.iterations = options.iterations;
+    loop.check = options.check;
+    loop.count = options.count;
+    collcrun::IterationResult run;
+    COLLRT_RETURN_IF_ERROR(
+        collcrun::runIterations(target, collective.program, collective.dtype,
+                                collective.reduction, loop, &run));
+    result->microseconds = run.seconds * 1e6;
+    result->checked = run.checked;
+    result->wrong = run.wrong;
+    for (const check::ElementError &error : run.firstExamples)
+      result->examples.push_back("iteration " +
+                                 std::to_string(run.firstWrongIteration) +
+                                 ": " + error.describe());
   }
   return comm.release();
 }

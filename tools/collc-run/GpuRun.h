@@ -39,12 +39,13 @@ struct GpuRunResult {
   int64_t tiles = 0, tileElements = 0;
   bool ll = false; ///< whether any message used the LL protocol
   /// Elements compared and wrong (every output element of every rank, and
-  /// the inputs), the first few differences.
+  /// the inputs, over the iterations), the first few differences of the
+  /// first iteration that had any ("iteration 3: rank 1 output[0]: ...").
   int64_t checked = 0, wrong = 0;
   std::vector<std::string> examples;
-  /// Per iteration (cudaEvent timing of `iterations` launches after
-  /// `warmup`; several launches: the slowest device's), microseconds;
-  /// whether launched as a graph.
+  /// Per iteration (cudaEvent timing of the `iterations` timed launches;
+  /// several launches: the slowest device's), microseconds; whether
+  /// launched as a graph.
   double microseconds = 0;
   bool graph = false;
   /// Bytes per rank of input (count x element size) and the bytes the
@@ -69,12 +70,13 @@ struct GpuRunOptions : collrt::GpuOptions {
 
 /// Collective `index` of `plan` on its N ranks of this process
 /// (collrt::GpuCommunicator::createInProcess: options.devices, or one GPU)
-/// with the kernels of options.kernelFile: device buffers per rank, inputs
-/// from runtime/check's TestData, outputs poisoned, one checked run (every
-/// element compared with the collective's definition), then `warmup` and
-/// `iterations` timed runs (cudaEvents on every launch's stream) and the
-/// outputs checked again. The run's failures are the Status; wrong
-/// elements are in result.
+/// with the kernels of options.kernelFile: device buffers per rank, then
+/// collc-run's one loop (Iterations.h, runIterations, as on the CPU): with
+/// options.check, every iteration's inputs from runtime/check's TestData,
+/// outputs poisoned, every element compared with the collective's
+/// definition after each launch; `warmup` untimed and `iterations` timed
+/// launches (CUDA events on every launch's stream). The run's failures are
+/// the Status; wrong elements are in result.
 collrt::Status runPlanOnDevices(const collrt::Plan &plan, size_t index,
                                 const GpuRunOptions &options,
                                 GpuRunResult *result);

@@ -2,6 +2,7 @@
 #include "tools/collc-run/RankRun.h"
 
 #include "runtime/check/Reference.h"
+#include "tools/collc-run/Iterations.h"
 
 #include <algorithm>
 #include <chrono>
@@ -297,9 +298,85 @@ private:
   bool host_ = false;
 };
 
+/// The CPU executor as runIterations' target: this rank's buffers in host
+/// memory (the loop reads and writes them in place) and a run through
+/// the Communicator, which returns when the run has ended; the host clock
+/// times it.
+class CpuTarget : public RunTarget {
+public:
+  /// `rank` the group rank (-1: outside the collective, which still runs
+  /// for the exchanges).
+  CpuTarget(collrt::Communicator &comm, const collrt::Plan &plan, size_t index,
+            int32_t rank, int64_t count, const int64_t *counts,
+            int64_t inputElements, int64_t outputElements)
+      : comm_(comm), plan_(plan), index_(index), count_(count), counts_(counts),
+        inputElements_(inputElements), outputElements_(outputElements) {
+    if (rank >= 0)
+      ranks_.push_back(rank);
+  }
+  Status allocate(size_t elementSize, bool host) {
+    elementSize_ = elementSize;
+    COLLRT_RETURN_IF_ERROR(input_.allocate(
+        size_t(std::max<int64_t>(inputElements_, 1)) * elementSize, host));
+    return output_.allocate(
+        size_t(std::max<int64_t>(outputElements_, 1)) * elementSize, host);
+  }
+
+  const std::vector<int32_t> &ranks() const override { return ranks_; }
+  int64_t inputElements(int32_t) const override { return inputElements_; }
+  int64_t outputElements(int32_t) const override { return outputElements_; }
+  void *hostInput(int32_t) override { return input_.data(); }
+  void *hostOutput(int32_t) override { return output_.data(); }
+  Status storeInput(int32_t, const void *host) override {
+    std::memcpy(input_.data(), host, size_t(inputElements_) * elementSize_);
+    return Status::success();
+  }
+  Status storeOutput(int32_t, const void *host) override {
+    std::memcpy(output_.data(), host, size_t(outputElements_) * elementSize_);
+    return Status::success();
+  }
+  Status loadInput(int32_t, void *host) override {
+    std::memcpy(host, input_.data(), size_t(inputElements_) * elementSize_);
+    return Status::success();
+  }
+  Status loadOutput(int32_t, void *host) override {
+    std::memcpy(host, output_.data(), size_t(outputElements_) * elementSize_);
+    return Status::success();
+  }
+  Status launch() override {
+    const collrt::PlanCollective &c = plan_.collectives[index_];
+    return comm_.run(plan_, index_, input_.data(), output_.data(), count_,
+                     c.dtype, c.reduction, counts_);
+  }
+  Status wait() override { return Status::success(); }
+  Status startTimer() override {
+    start_ = std::chrono::steady_clock::now();
+    return Status::success();
+  }
+  Status stopTimer(double *seconds) override {
+    *seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start_)
+            .count();
+    return Status::success();
+  }
+
+private:
+  collrt::Communicator &comm_;
+  const collrt::Plan &plan_;
+  size_t index_;
+  int64_t count_;
+  const int64_t *counts_;
+  int64_t inputElements_, outputElements_;
+  size_t elementSize_ = 0;
+  std::vector<int32_t> ranks_;
+  RankBuffer input_, output_;
+  std::chrono::steady_clock::time_point start_;
+};
+
 /// One size of collective `index` of the plan on this rank: warm-up and
-/// timed runs (with --check, fresh inputs, poisoned outputs and a check
-/// after every run); then the reports of every rank are exchanged and
+/// timed runs through runIterations (with --check, fresh inputs, poisoned
+/// outputs and a check after every run); then the reports of every rank are
+/// exchanged and
 /// `*total` gets the slowest rank's mean time and the wrong elements of all.
 /// With `trace`, this rank's last run's events go there.
 Status runOneSize(const RunSetup &setup, size_t index, const SizeCase &size,
@@ -337,65 +414,45 @@ Status runOneSize(const RunSetup &setup, size_t index, const SizeCase &size,
       return s;
     }
   }
-  RankBuffer inputBuffer, outputBuffer;
-  bool host = options.buffers == "host";
-  for (auto [buffer, elements] :
-       {std::make_pair(&inputBuffer, inputElements),
-        std::make_pair(&outputBuffer, outputElements)})
-    if (Status s = buffer->allocate(
-            size_t(std::max<int64_t>(elements, 1)) * elementSize, host);
-        !s.ok()) {
-      Status failed = withContext(s, who + ", " + sizeLabel(size));
-      exchange.abandon(world, failed.message());
-      return failed;
-    }
-  RankBuffer &input = inputBuffer, &output = outputBuffer;
-  if (rank >= 0 && !options.check)
-    collrt::check::TestData(program, type, op, 0, counts)
-        .fillInput(rank, input.data(), inputElements);
-
-  RankReport report;
-  double seconds = 0;
-  size_t examplesShown = 0;
-  const int runs = options.warmup + options.iters;
-  for (int it = 0; it < runs; ++it) {
-    // Inputs of iteration `it` (what --check compares against).
-    collrt::check::TestData data(program, type, op, uint64_t(it), counts);
-    if (options.check && rank >= 0) {
-      data.fillInput(rank, input.data(), inputElements);
-      collrt::check::TestData::poison(type, output.data(), outputElements);
-    }
-    auto start = std::chrono::steady_clock::now();
-    Status s = comm.run(*setup.plan, index, input.data(), output.data(), count,
-                        type, op, counts);
-    auto end = std::chrono::steady_clock::now();
-    if (!s.ok()) {
-      Status failed = withContext(s, who + ", " + sizeLabel(size) +
-                                         ", iteration " + std::to_string(it));
-      exchange.abandon(world, failed.message());
-      return failed;
-    }
-    if (it >= options.warmup)
-      seconds += std::chrono::duration<double>(end - start).count();
-    if (options.check && rank >= 0) {
-      collrt::check::CheckResult result = collrt::check::checkRank(
-          data, rank, count, input.data(), inputElements, output.data(),
-          outputElements);
-      report.wrong += result.wrong;
-      report.checked += result.checked;
-      if (result.wrong && examplesShown == 0) {
-        std::string text = "collc-run: " + who + ", " + sizeLabel(size) +
-                           ", iteration " + std::to_string(it) + ": " +
-                           std::to_string(result.wrong) + " of " +
-                           std::to_string(result.checked) + " elements wrong\n";
-        for (const auto &e : result.examples)
-          text += "collc-run:   " + e.describe() + "\n";
-        std::fputs(text.c_str(), stderr);
-        examplesShown = result.examples.size();
-      }
-    }
+  CpuTarget target(comm, *setup.plan, index, rank, count, counts, inputElements,
+                   outputElements);
+  if (Status s = target.allocate(elementSize, options.buffers == "host");
+      !s.ok()) {
+    Status failed = withContext(s, who + ", " + sizeLabel(size));
+    exchange.abandon(world, failed.message());
+    return failed;
   }
-  report.meanSeconds = seconds / options.iters;
+  IterationOptions loop;
+  loop.warmup = options.warmup;
+  loop.iterations = options.iters;
+  loop.check = options.check;
+  loop.sendCounts = counts;
+  loop.count = count;
+  IterationResult result;
+  if (Status s = runIterations(target, program, type, op, loop, &result);
+      !s.ok()) {
+    Status failed = withContext(
+        s, who + ", " + sizeLabel(size) +
+               (result.failedIteration >= 0
+                    ? ", iteration " + std::to_string(result.failedIteration)
+                    : std::string()));
+    exchange.abandon(world, failed.message());
+    return failed;
+  }
+  if (result.firstWrongIteration >= 0) {
+    std::string text =
+        "collc-run: " + who + ", " + sizeLabel(size) + ", iteration " +
+        std::to_string(result.firstWrongIteration) + ": " +
+        std::to_string(result.firstWrong) + " of " +
+        std::to_string(result.firstChecked) + " elements wrong\n";
+    for (const auto &e : result.firstExamples)
+      text += "collc-run:   " + e.describe() + "\n";
+    std::fputs(text.c_str(), stderr);
+  }
+  RankReport report;
+  report.meanSeconds = result.seconds;
+  report.wrong = result.wrong;
+  report.checked = result.checked;
   if (trace)
     *trace = comm.lastTrace();
 
