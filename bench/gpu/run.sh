@@ -192,14 +192,16 @@ check_all() {
   local first=1
   tail -n +2 "$PREP/manifest.tsv" | while IFS=$'\t' read -r name coll algo plan cu kernel purpose; do
     "$CHECK" plan "$PREP/$plan" "$OUT/kernels/$name.fatbin" --kernel "$kernel" \
-      --bytes 1MiB,24574 --iters 2 --warmup 1 --timeout 20 |
+      --bytes 1MiB,24574 --iters 1 --warmup 1 --timeout 20 |
       { if [ $first = 1 ]; then cat; else tail -n +2; fi; }
     first=0
   done
 }
 export CHECK
 export -f check_all
-step check 100 90 check_all || failed=1
+# Two checked launches per size (collc-run's loop checks every iteration:
+# tools/collc-run/Iterations.h); the times of this step are not the point.
+step check $([ -n "$FAKE" ] && echo 160 || echo 100) 90 check_all || failed=1
 cp "$OUT/logs/check.log" "$OUT/check.tsv"
 grep -v -e $'\tok$' -e '^kind' -e '^#' "$OUT/check.tsv" | grep -q . && failed=1
 

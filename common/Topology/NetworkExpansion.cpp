@@ -6,6 +6,8 @@
 #include "common/Topology/JsonAccess.h"
 #include "common/Topology/TopologyBuilder.h"
 
+#include <algorithm>
+
 namespace collc::topo {
 
 using detail::formatNumber;
@@ -54,9 +56,11 @@ void TopologyBuilder::addRails() {
                            std::to_string(spine.lanes) + " per rail";
 }
 
-/// All NICs of `nodes_per_leaf` consecutive nodes on one leaf switch; leaves
-/// under one core switch, each uplink carrying the leaf's NIC bandwidth
-/// divided by the oversubscription.
+/// All NICs of `nodes_per_leaf` consecutive nodes on one leaf switch; every
+/// leaf links to each of `core_switches` core switches, the uplinks of a
+/// leaf together carrying its NIC bandwidth divided by the
+/// oversubscription (the paths through the cores are of equal cost: ECMP
+/// spreads flows over them, compiler/Routing).
 void TopologyBuilder::addFatTree() {
   const detail::NetworkSpec &network = spec_.network;
   std::size_t perLeaf = network.nodesPerLeaf;
@@ -88,18 +92,23 @@ void TopologyBuilder::addFatTree() {
     topo_->networkSummary_ = summary + ", no core switch";
     return;
   }
-  Device core;
-  core.kind = DeviceKind::NetworkSwitch;
-  core.name = "core";
-  core.index = static_cast<int>(leaves);
-  DeviceId coreSwitch = addDevice(std::move(core));
-  for (std::size_t l = 0; l < leaves; ++l)
-    addLinkPair(leafSwitches[l], coreSwitch, LinkKind::Network,
-                {network.uplinkType, 1},
-                downlink[l] / network.oversubscription);
-  topo_->networkSummary_ = summary + ", core switch over " +
-                           topo_->linkTypes_[network.uplinkType].name +
-                           " uplinks";
+  const int cores = std::max(1, network.coreSwitches);
+  for (int c = 0; c < cores; ++c) {
+    Device core;
+    core.kind = DeviceKind::NetworkSwitch;
+    core.name = cores == 1 ? "core" : "core" + std::to_string(c);
+    core.index = static_cast<int>(leaves) + c;
+    DeviceId coreSwitch = addDevice(std::move(core));
+    for (std::size_t l = 0; l < leaves; ++l)
+      addLinkPair(leafSwitches[l], coreSwitch, LinkKind::Network,
+                  {network.uplinkType, 1},
+                  downlink[l] / network.oversubscription / cores);
+  }
+  topo_->networkSummary_ =
+      summary +
+      (cores == 1 ? ", core switch over "
+                  : ", " + std::to_string(cores) + " core switches over ") +
+      topo_->linkTypes_[network.uplinkType].name + " uplinks";
 }
 
 } // namespace collc::topo

@@ -160,7 +160,8 @@ void parseNetwork(const ObjectReader &top, TopologySpec &spec,
           {"rail", {NetworkKind::RailOptimized, {"type", "spine"}}},
           {"fat_tree",
            {NetworkKind::FatTree,
-            {"type", "nodes_per_leaf", "oversubscription", "uplink_type"}}},
+            {"type", "nodes_per_leaf", "oversubscription", "uplink_type",
+             "core_switches"}}},
       };
   auto kind = kinds.find(type);
   if (kind == kinds.end())
@@ -182,6 +183,9 @@ void parseNetwork(const ObjectReader &top, TopologySpec &spec,
                     network.pathOf("oversubscription"), 1.0);
     result.uplinkType = linkTypes.read(network.required("uplink_type"),
                                        network.pathOf("uplink_type"));
+    if (network.optional("core_switches"))
+      result.coreSwitches =
+          static_cast<int>(network.integer("core_switches", 1, 1024));
   }
 }
 

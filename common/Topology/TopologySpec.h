@@ -97,7 +97,8 @@ struct NetworkSpec {
   LinkRef spine;        ///< rail; type -1 when there is no spine.
   int nodesPerLeaf = 0; ///< fat_tree.
   double oversubscription = 1;
-  int uplinkType = -1; ///< fat_tree.
+  int uplinkType = -1;  ///< fat_tree.
+  int coreSwitches = 1; ///< fat_tree: core switches every leaf links to.
 };
 
 struct TopologySpec {

@@ -39,6 +39,7 @@ TEST(Inputs, ExplicitFatTree) {
             "a0/gpu0 > a0/sw0 > a0/nic0 > leaf0 > core > leaf1 > b0/nic0 > "
             "b0/sw0 > b0/gpu0");
   EXPECT_NEAR(t->pathLatency(path), (4 * 0.5 + 4 * 1.35) * us, 1e-12);
+  EXPECT_EQ(deviceNamed(*t, "core"), t->link(path[3]).dst);
   // The written-out node: NICs on the CPUs, one per socket.
   EXPECT_EQ(nameOf(*t, t->nicOf(14)), "b1/ib1");
   EXPECT_EQ(t->gpuNuma(14), 1);

@@ -262,6 +262,14 @@ TEST(Rejection, CountsOutOfRange) {
                               {"uplink_type", "ib"}};
             }),
             "network.oversubscription: must be a number >= 1, got 0.5");
+  EXPECT_EQ(reject([](json &t) {
+              t["network"] = {{"type", "fat_tree"},
+                              {"nodes_per_leaf", 1},
+                              {"oversubscription", 1},
+                              {"uplink_type", "ib"},
+                              {"core_switches", 0}};
+            }),
+            "network.core_switches: must be an integer from 1 to 1024, got 0");
   // Counts that each fit but together make too many GPUs.
   EXPECT_EQ(reject([](json &t) {
               t["nodes"]["count"] = 65536;
