@@ -8,6 +8,7 @@ packages=(
   llvm-19-dev llvm-19-tools libmlir-19-dev mlir-19-tools
   nlohmann-json3-dev libgtest-dev clang-format-19 python3-jsonschema
   libibverbs-dev openmpi-bin libopenmpi-dev
+  liblemon-dev coinor-libclp-dev pkg-config
 )
 
 missing=()

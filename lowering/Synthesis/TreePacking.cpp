@@ -1,0 +1,467 @@
+//===- TreePacking.cpp - throughput-optimal broadcast and reduce trees ----===//
+#include "lowering/Synthesis/TreePacking.h"
+
+#include "compiler/Routing/Routes.h"
+
+#include <ClpSimplex.hpp>
+#include <lemon/list_graph.h>
+#include <lemon/min_cost_arborescence.h>
+#include <lemon/preflow.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <map>
+#include <set>
+#include <unordered_map>
+
+namespace collc::synth {
+
+namespace {
+
+/// Capacities and rates in the LP are in GB/s, so that its coefficients
+/// stay near 1.
+constexpr double kUnit = 1e9;
+
+/// One candidate tree edge: parent -> child in the arborescence, and the
+/// links (as LP rows) its data crosses.
+struct Arc {
+  int32_t parent = 0, child = 0;
+  std::vector<int> rows;
+};
+
+/// Edmonds: the minimum over the group of the max-flow between the root and
+/// each GPU on the topology graph (every device forwards).
+void cutBound(const topo::Topology &topology,
+              const std::vector<topo::DeviceId> &gpus, int32_t root,
+              TreeDirection direction, TreePacking *packing) {
+  lemon::ListDigraph g;
+  std::vector<lemon::ListDigraph::Node> nodes;
+  nodes.reserve(topology.devices().size());
+  for (size_t d = 0; d < topology.devices().size(); ++d)
+    nodes.push_back(g.addNode());
+  lemon::ListDigraph::ArcMap<double> capacity(g);
+  for (size_t l = 0; l < topology.links().size(); ++l) {
+    const topo::Link &link = topology.link(topo::LinkId(l));
+    lemon::ListDigraph::Arc a =
+        g.addArc(nodes[size_t(link.src)], nodes[size_t(link.dst)]);
+    capacity[a] = link.bandwidth / kUnit;
+  }
+  double best = std::numeric_limits<double>::infinity();
+  std::string where;
+  for (size_t r = 0; r < gpus.size(); ++r) {
+    if (int32_t(r) == root)
+      continue;
+    lemon::ListDigraph::Node s = nodes[size_t(gpus[size_t(root)])],
+                             t = nodes[size_t(gpus[r])];
+    if (direction == TreeDirection::ToRoot)
+      std::swap(s, t);
+    lemon::Preflow<lemon::ListDigraph, lemon::ListDigraph::ArcMap<double>> flow(
+        g, capacity, s, t);
+    flow.runMinCut();
+    double value = flow.flowValue();
+    if (value < best) {
+      best = value;
+      where = topology.device(gpus[r]).name;
+    }
+  }
+  packing->cutBound = best * kUnit;
+  packing->cutGpu = where;
+}
+
+} // namespace
+
+bool packTrees(const topo::Topology &topology, Routes &routes,
+               const std::vector<topo::DeviceId> &gpus, int32_t root,
+               TreeDirection direction, const PackingOptions &options,
+               TreePacking *packing, std::string *error) {
+  *packing = TreePacking();
+  packing->root = root;
+  packing->direction = direction;
+  const int32_t n = int32_t(gpus.size());
+  if (n < 2) {
+    *error = "tree packing needs a group of at least 2 GPUs, got " +
+             std::to_string(n);
+    return false;
+  }
+  if (root < 0 || root >= n) {
+    *error = "root " + std::to_string(root) +
+             " is not a rank of the group of " + std::to_string(n);
+    return false;
+  }
+  std::set<topo::DeviceId> seen;
+  for (topo::DeviceId d : gpus)
+    if (d < 0 || size_t(d) >= topology.devices().size() ||
+        topology.device(d).kind != topo::DeviceKind::Gpu ||
+        !seen.insert(d).second) {
+      *error = "the group's devices must be distinct GPUs of topology '" +
+               topology.name() + "'";
+      return false;
+    }
+
+  // Candidate edges: every ordered pair (no edge into the root), each with
+  // the links its route crosses.
+  std::unordered_map<topo::LinkId, int> rowOf;
+  std::vector<double> rowCapacity;
+  std::vector<Arc> arcs;
+  arcs.reserve(size_t(n) * size_t(n - 1));
+  for (int32_t u = 0; u < n; ++u)
+    for (int32_t v = 0; v < n; ++v) {
+      if (u == v || v == root)
+        continue;
+      Arc arc;
+      arc.parent = u;
+      arc.child = v;
+      const std::vector<topo::LinkId> &path =
+          direction == TreeDirection::FromRoot
+              ? routes.path(gpus[size_t(u)], gpus[size_t(v)])
+              : routes.path(gpus[size_t(v)], gpus[size_t(u)]);
+      if (path.empty()) {
+        *error = "no route between " + topology.device(gpus[size_t(u)]).name +
+                 " and " + topology.device(gpus[size_t(v)]).name;
+        return false;
+      }
+      for (topo::LinkId l : path) {
+        auto [it, fresh] = rowOf.try_emplace(l, int(rowCapacity.size()));
+        if (fresh)
+          rowCapacity.push_back(topology.link(l).bandwidth / kUnit);
+        arc.rows.push_back(it->second);
+      }
+      arcs.push_back(std::move(arc));
+    }
+
+  lemon::ListDigraph g;
+  std::vector<lemon::ListDigraph::Node> nodes;
+  for (int32_t r = 0; r < n; ++r)
+    nodes.push_back(g.addNode());
+  std::vector<lemon::ListDigraph::Arc> lemonArcs;
+  for (const Arc &arc : arcs)
+    lemonArcs.push_back(
+        g.addArc(nodes[size_t(arc.parent)], nodes[size_t(arc.child)]));
+  lemon::ListDigraph::ArcMap<double> cost(g);
+
+  // The tree of least total price under `price` (per row): its parent
+  // vector and price.
+  auto cheapest = [&](const std::vector<double> &price,
+                      std::vector<int32_t> *parent) -> double {
+    for (size_t a = 0; a < arcs.size(); ++a) {
+      double c = 0;
+      for (int row : arcs[a].rows)
+        c += price[size_t(row)];
+      cost[lemonArcs[a]] = c;
+    }
+    lemon::MinCostArborescence<lemon::ListDigraph,
+                               lemon::ListDigraph::ArcMap<double>>
+        mca(g, cost);
+    mca.run(nodes[size_t(root)]);
+    parent->assign(size_t(n), -1);
+    for (size_t a = 0; a < arcs.size(); ++a)
+      if (mca.arborescence(lemonArcs[a]))
+        (*parent)[size_t(arcs[a].child)] = arcs[a].parent;
+    for (int32_t r = 0; r < n; ++r)
+      if (r != root && (*parent)[size_t(r)] < 0)
+        return -1;
+    return mca.arborescenceCost();
+  };
+  // A tree's column: rows and how many of its edges cross each.
+  auto column = [&](const std::vector<int32_t> &parent, std::vector<int> *rows,
+                    std::vector<double> *counts) {
+    std::map<int, double> load;
+    for (const Arc &arc : arcs)
+      if (parent[size_t(arc.child)] == arc.parent)
+        for (int row : arc.rows)
+          load[row] += 1;
+    rows->clear();
+    counts->clear();
+    for (auto [row, count] : load) {
+      rows->push_back(row);
+      counts->push_back(count);
+    }
+  };
+
+  ClpSimplex lp;
+  lp.setLogLevel(0);
+  lp.resize(int(rowCapacity.size()), 0);
+  for (size_t row = 0; row < rowCapacity.size(); ++row)
+    lp.setRowBounds(int(row), -COIN_DBL_MAX, rowCapacity[row]);
+  lp.setOptimizationDirection(-1); // maximize the total rate
+
+  std::vector<std::vector<int32_t>> trees;
+  std::set<std::vector<int32_t>> known;
+  std::vector<int> rows;
+  std::vector<double> counts;
+  auto addTree = [&](const std::vector<int32_t> &parent) -> bool {
+    if (!known.insert(parent).second)
+      return false;
+    column(parent, &rows, &counts);
+    lp.addColumn(int(rows.size()), rows.data(), counts.data(), 0.0,
+                 COIN_DBL_MAX, 1.0);
+    trees.push_back(parent);
+    return true;
+  };
+  // A tree's price under `y`: the sum over its edges' links.
+  auto priceOf = [&](const std::vector<int32_t> &parent,
+                     const std::vector<double> &y) {
+    double total = 0;
+    column(parent, &rows, &counts);
+    for (size_t i = 0; i < rows.size(); ++i)
+      total += counts[i] * y[size_t(rows[i])];
+    return total;
+  };
+
+  // The first tree: cheapest by 1 / bandwidth.
+  std::vector<double> y(rowCapacity.size());
+  for (size_t row = 0; row < y.size(); ++row)
+    y[row] = 1 / rowCapacity[row];
+  std::vector<int32_t> parent;
+  if (cheapest(y, &parent) < 0) {
+    *error = "some GPU of the group cannot be reached from the root";
+    return false;
+  }
+  addTree(parent);
+
+  // Column generation with dual smoothing (Wentges): the tree is priced at
+  // a mix of the LP's duals and the best dual point so far (`center`,
+  // scaled so that every tree costs at least 1: its sum of c y is an upper
+  // bound), which damps the duals' oscillation; a tree that the LP's own
+  // duals do not find improving moves the mix toward them.
+  std::vector<double> center, mixed(rowCapacity.size());
+  double bound = std::numeric_limits<double>::infinity();
+  double value = 0;
+  auto boundOf = [&](const std::vector<double> &dual) {
+    double total = 0;
+    for (size_t row = 0; row < dual.size(); ++row)
+      total += rowCapacity[row] * dual[row];
+    return total;
+  };
+  for (int round = 1;; ++round) {
+    lp.primal(1);
+    if (!lp.isProvenOptimal()) {
+      *error = "the tree LP did not solve (CLP status " +
+               std::to_string(lp.status()) + ")";
+      return false;
+    }
+    value = lp.objectiveValue();
+    packing->rounds = round;
+    const double *dual = lp.dualRowSolution();
+    for (size_t row = 0; row < y.size(); ++row)
+      y[row] = std::max(0.0, std::fabs(dual[row]));
+    if (round > options.maxRounds || value >= (1 - options.gap) * bound)
+      break;
+    bool added = false;
+    for (double alpha = center.empty() ? 0.0 : 0.8;;
+         alpha = alpha > 0.1 ? alpha / 2 : 0.0) {
+      for (size_t row = 0; row < y.size(); ++row)
+        mixed[row] =
+            alpha > 0 ? alpha * center[row] + (1 - alpha) * y[row] : y[row];
+      double least = cheapest(mixed, &parent);
+      if (least > 0) {
+        double candidate = boundOf(mixed) / least;
+        if (candidate < bound) {
+          bound = candidate;
+          center = mixed;
+          for (double &c : center)
+            c /= least;
+        }
+      }
+      if (priceOf(parent, y) < 1 - 1e-9 && addTree(parent)) {
+        added = true;
+        break;
+      }
+      if (alpha == 0.0)
+        break;
+    }
+    if (!added) { // no tree improves on the LP: it is optimal
+      bound = std::min(bound, value);
+      break;
+    }
+  }
+
+  // The trees the optimum uses.
+  std::vector<std::vector<int32_t>> kept;
+  std::vector<double> rates;
+  {
+    const double *x = lp.primalColumnSolution();
+    for (size_t t = 0; t < trees.size(); ++t)
+      if (x[t] > 1e-9 * std::max(1.0, value)) {
+        kept.push_back(trees[t]);
+        rates.push_back(x[t]);
+      }
+  }
+  packing->optimalRate = value * kUnit;
+  packing->optimalTrees = int(kept.size());
+
+  // The best rates of a set of trees (an LP over them alone); trees it
+  // leaves unused are dropped.
+  auto rateSet = [&](std::vector<std::vector<int32_t>> &set,
+                     std::vector<double> &setRates) -> bool {
+    ClpSimplex subset;
+    subset.setLogLevel(0);
+    subset.resize(int(rowCapacity.size()), 0);
+    for (size_t row = 0; row < rowCapacity.size(); ++row)
+      subset.setRowBounds(int(row), -COIN_DBL_MAX, rowCapacity[row]);
+    subset.setOptimizationDirection(-1);
+    for (const std::vector<int32_t> &tree : set) {
+      column(tree, &rows, &counts);
+      subset.addColumn(int(rows.size()), rows.data(), counts.data(), 0.0,
+                       COIN_DBL_MAX, 1.0);
+    }
+    subset.primal();
+    if (!subset.isProvenOptimal()) {
+      *error = "the tree LP did not solve (CLP status " +
+               std::to_string(subset.status()) + ")";
+      return false;
+    }
+    const double *x = subset.primalColumnSolution();
+    setRates.assign(x, x + set.size());
+    for (size_t t = set.size(); t-- > 0;)
+      if (setRates[t] <= 1e-9 * std::max(1.0, subset.objectiveValue())) {
+        set.erase(set.begin() + long(t));
+        setRates.erase(setRates.begin() + long(t));
+      }
+    return true;
+  };
+  auto total = [](const std::vector<double> &r) {
+    double sum = 0;
+    for (double v : r)
+      sum += v;
+    return sum;
+  };
+
+  const size_t most = size_t(std::max(1, options.maxTrees));
+  if (kept.size() > most) {
+    // At most `most` trees, each on a channel of its own. Two ways, the
+    // faster kept:
+    // (1) the optimum's trees, the slowest dropped one at a time and the
+    //     others' rates solved again;
+    //     with a pool of spread-out trees joined to them (multiplicative
+    //     weights as in Garg and Koenemann's packing: each tree's links get
+    //     longer by how much of them it would fill alone);
+    std::vector<std::vector<int32_t>> dropped = kept;
+    {
+      std::set<std::vector<int32_t>> inPool(kept.begin(), kept.end());
+      std::vector<double> length(rowCapacity.size());
+      for (size_t row = 0; row < length.size(); ++row)
+        length[row] = 1 / rowCapacity[row];
+      for (size_t i = 0; i < 8 * most; ++i) {
+        if (cheapest(length, &parent) < 0)
+          break;
+        column(parent, &rows, &counts);
+        double alone = std::numeric_limits<double>::infinity();
+        for (size_t r = 0; r < rows.size(); ++r)
+          alone = std::min(alone, rowCapacity[size_t(rows[r])] / counts[r]);
+        for (size_t r = 0; r < rows.size(); ++r)
+          length[size_t(rows[r])] *=
+              std::exp(0.3 * counts[r] * alone / rowCapacity[size_t(rows[r])]);
+        if (inPool.insert(parent).second)
+          dropped.push_back(parent);
+      }
+    }
+    std::vector<double> droppedRates;
+    if (!rateSet(dropped, droppedRates))
+      return false;
+    while (dropped.size() > most) {
+      size_t slowest =
+          size_t(std::min_element(droppedRates.begin(), droppedRates.end()) -
+                 droppedRates.begin());
+      dropped.erase(dropped.begin() + long(slowest));
+      if (!rateSet(dropped, droppedRates))
+        return false;
+    }
+    // (2) `most` trees of equal weight that spread over the links: each
+    //     chosen, then chosen again while the others stay, as the cheapest
+    //     tree under prices that grow exponentially with how loaded a link
+    //     already is (multiplicative weights; the congestion of a link is
+    //     the trees over it per GB/s), then their rates solved.
+    kept = dropped;
+    rates = droppedRates;
+    for (double steep : {3.0, 6.0, 12.0, 2.0, 4.0, 8.0, 16.0}) {
+      if (total(rates) >= (1 - options.gap) * value)
+        break;
+      std::vector<std::vector<int32_t>> spread(most);
+      std::vector<double> load(rowCapacity.size(), 0);
+      auto charge = [&](const std::vector<int32_t> &tree, double sign) {
+        column(tree, &rows, &counts);
+        for (size_t r = 0; r < rows.size(); ++r)
+          load[size_t(rows[r])] +=
+              sign * counts[r] / rowCapacity[size_t(rows[r])];
+      };
+      std::vector<double> prices(rowCapacity.size());
+      auto pick = [&](std::vector<int32_t> *tree) -> bool {
+        double peak = 1e-12;
+        for (double l : load)
+          peak = std::max(peak, l);
+        for (size_t row = 0; row < prices.size(); ++row)
+          prices[row] = std::exp(steep * load[row] / peak) / rowCapacity[row];
+        return cheapest(prices, tree) >= 0;
+      };
+      for (int pass = 0; pass < 4; ++pass)
+        for (size_t t = 0; t < most; ++t) {
+          if (pass > 0)
+            charge(spread[t], -1);
+          if (!pick(&spread[t])) {
+            *error = "some GPU of the group cannot be reached from the root";
+            return false;
+          }
+          charge(spread[t], +1);
+        }
+      std::sort(spread.begin(), spread.end());
+      spread.erase(std::unique(spread.begin(), spread.end()), spread.end());
+      std::vector<double> spreadRates;
+      if (!rateSet(spread, spreadRates))
+        return false;
+      if (total(spreadRates) > total(rates)) {
+        kept = spread;
+        rates = spreadRates;
+      }
+    }
+  }
+  for (size_t t = 0; t < kept.size(); ++t)
+    packing->trees.push_back({kept[t], rates[t] * kUnit});
+  std::sort(
+      packing->trees.begin(), packing->trees.end(),
+      [](const PackedTree &a, const PackedTree &b) { return a.rate > b.rate; });
+  packing->rate = 0;
+  for (const PackedTree &t : packing->trees)
+    packing->rate += t.rate;
+  packing->routedBound = std::isfinite(bound) ? bound * kUnit : packing->rate;
+  packing->rounds = std::min(packing->rounds, options.maxRounds);
+  packing->routedBound = std::max(packing->routedBound, packing->rate);
+  cutBound(topology, gpus, root, direction, packing);
+  return true;
+}
+
+std::string describePacking(const TreePacking &p) {
+  char line[256];
+  std::string out;
+  std::snprintf(
+      line, sizeof line,
+      "%s trees from rank %d: %zu trees, %.2f GB/s, %.1f%% of the "
+      "optimum over the runtime's routes (%.2f GB/s, with %d trees); cut "
+      "bound %.2f GB/s (max-flow %s %s)\n",
+      p.direction == TreeDirection::FromRoot ? "broadcast" : "reduce", p.root,
+      p.trees.size(), p.rate / 1e9, 100 * p.rate / p.routedBound,
+      p.routedBound / 1e9, p.optimalTrees, p.cutBound / 1e9,
+      p.direction == TreeDirection::FromRoot ? "to" : "from", p.cutGpu.c_str());
+  out += line;
+  for (size_t t = 0; t < p.trees.size(); ++t) {
+    const PackedTree &tree = p.trees[t];
+    std::snprintf(line, sizeof line,
+                  "  tree %zu: %.2f GB/s, %.1f%% of the "
+                  "bytes:",
+                  t, tree.rate / 1e9, 100 * tree.rate / p.rate);
+    out += line;
+    for (size_t r = 0; r < tree.parent.size(); ++r)
+      if (tree.parent[r] >= 0)
+        out +=
+            " " +
+            (p.direction == TreeDirection::FromRoot
+                 ? std::to_string(tree.parent[r]) + "->" + std::to_string(r)
+                 : std::to_string(r) + "->" + std::to_string(tree.parent[r]));
+    out += "\n";
+  }
+  return out;
+}
+
+} // namespace collc::synth

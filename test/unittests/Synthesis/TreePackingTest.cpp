@@ -1,0 +1,192 @@
+//===- TreePackingTest.cpp - broadcast and reduce trees against closed forms
+//-===//
+//
+// lowering/Synthesis/TreePacking: on a ring and a torus the optimal
+// broadcast rate is the root's out-degree times the link bandwidth
+// (Edmonds: every GPU has that in-degree, and that many arc-disjoint
+// spanning trees exist); on DGX-1, dgx-h100 and dgx8x8 the packing reaches
+// the route-free max-flow bound or says how far from it it is.
+//
+//===----------------------------------------------------------------------===//
+#include "lowering/Synthesis/TreePacking.h"
+
+#include "compiler/Routing/Routes.h"
+
+#include <nlohmann/json.hpp>
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <fstream>
+
+using namespace collc;
+using namespace collc::synth;
+
+namespace {
+
+nlohmann::json bundledJson(const std::string &name) {
+  std::ifstream file(std::string(COLLC_TOPOLOGIES_DIR) + "/" + name + ".json");
+  return nlohmann::json::parse(file);
+}
+
+std::unique_ptr<topo::Topology> load(const nlohmann::json &t) {
+  topo::LoadResult result = topo::parseTopology(t.dump(), "test.json");
+  EXPECT_EQ(result.error, "");
+  return std::move(result.topology);
+}
+
+/// torus4x4's accelerators (50 GB/s links) on a torus of `dims`.
+std::unique_ptr<topo::Topology> torus(const std::vector<int> &dims) {
+  nlohmann::json t = bundledJson("torus4x4");
+  int count = 1;
+  for (int d : dims)
+    count *= d;
+  auto &tmpl = t["node_templates"]["torus-4x4"];
+  tmpl["gpus"]["count"] = count;
+  tmpl["fabric"]["dims"] = dims;
+  return load(t);
+}
+
+std::vector<topo::DeviceId> allGpus(const topo::Topology &t) {
+  std::vector<topo::DeviceId> gpus;
+  for (int r = 0; r < t.numGpus(); ++r)
+    gpus.push_back(t.gpu(r));
+  return gpus;
+}
+
+TreePacking pack(const topo::Topology &t, int32_t root, TreeDirection d) {
+  Routes routes(t);
+  TreePacking packing;
+  std::string error;
+  auto start = std::chrono::steady_clock::now();
+  EXPECT_TRUE(packTrees(t, routes, allGpus(t), root, d, PackingOptions(),
+                        &packing, &error))
+      << error;
+  double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
+  std::printf("%s: %.3f s\n%s", t.name().c_str(), seconds,
+              describePacking(packing).c_str());
+  return packing;
+}
+
+/// Every tree spans the group from the root, and no link carries more
+/// than its bandwidth.
+void expectFeasible(const topo::Topology &t, const TreePacking &p) {
+  Routes routes(t);
+  std::vector<double> load(t.links().size(), 0);
+  for (const PackedTree &tree : p.trees) {
+    ASSERT_EQ(tree.parent.size(), size_t(t.numGpus()));
+    for (size_t r = 0; r < tree.parent.size(); ++r) {
+      if (int32_t(r) == p.root) {
+        EXPECT_EQ(tree.parent[r], -1);
+        continue;
+      }
+      // Up the tree to the root, without a cycle.
+      int32_t at = int32_t(r);
+      for (size_t steps = 0; at != p.root; ++steps) {
+        ASSERT_LT(steps, tree.parent.size()) << "a cycle";
+        ASSERT_GE(tree.parent[size_t(at)], 0);
+        at = tree.parent[size_t(at)];
+      }
+      topo::DeviceId from = t.gpu(tree.parent[r]), to = t.gpu(int(r));
+      if (p.direction == TreeDirection::ToRoot)
+        std::swap(from, to);
+      for (topo::LinkId l : routes.path(from, to))
+        load[size_t(l)] += tree.rate;
+    }
+  }
+  for (size_t l = 0; l < load.size(); ++l)
+    EXPECT_LE(load[l], t.links()[l].bandwidth * (1 + 1e-6))
+        << t.device(t.links()[l].src).name << " -> "
+        << t.device(t.links()[l].dst).name;
+}
+
+TEST(TreePacking, RingOfFourBroadcastsOverBothLinksOfTheRoot) {
+  auto t = torus({4});
+  ASSERT_TRUE(t);
+  TreePacking p = pack(*t, 0, TreeDirection::FromRoot);
+  EXPECT_NEAR(p.rate, 2 * 50e9, 1e6);
+  EXPECT_NEAR(p.cutBound, 2 * 50e9, 1e6);
+  EXPECT_NEAR(p.routedBound, p.rate, 1e-3 * p.rate);
+  expectFeasible(*t, p);
+  TreePacking r = pack(*t, 2, TreeDirection::ToRoot);
+  EXPECT_NEAR(r.rate, 2 * 50e9, 1e6);
+  expectFeasible(*t, r);
+}
+
+TEST(TreePacking, TorusBroadcastUsesEveryLinkOfTheRoot) {
+  // 4x4 with wraparound: 4 links per GPU, Edmonds' bound 4 x 50 GB/s.
+  auto t = torus({4, 4});
+  ASSERT_TRUE(t);
+  TreePacking p = pack(*t, 5, TreeDirection::FromRoot);
+  EXPECT_NEAR(p.cutBound, 4 * 50e9, 1e6);
+  EXPECT_GE(p.rate, 0.999 * p.cutBound);
+  EXPECT_GE(p.trees.size(), 4u);
+  expectFeasible(*t, p);
+  TreePacking r = pack(*t, 0, TreeDirection::ToRoot);
+  EXPECT_GE(r.rate, 0.999 * 4 * 50e9);
+  expectFeasible(*t, r);
+}
+
+TEST(TreePacking, BundledMachinesReachTheirBounds) {
+  // The root's fabric ports: the rate trees over the runtime's routes
+  // reach (the max-flow
+  // bound adds the root's PCIe link, which no route between two
+  // fabric-connected GPUs takes; DGX-1 uses it for the pairs without
+  // NVLink).
+  struct Case {
+    const char *name;
+    double fabric; // bytes/s out of GPU 0 over its fabric
+  };
+  for (Case c : {Case{"dgx-h100", 18 * 25e9}, Case{"mi300x", 7 * 64e9},
+                 Case{"dgx1-v100", 6 * 25e9}}) {
+    auto t = load(bundledJson(c.name));
+    ASSERT_TRUE(t) << c.name;
+    // The optimum reaches the fabric's rate; cut to 16 trees (one channel
+    // each) it keeps at least 85% of it.
+    for (auto [root, direction] : {std::pair{0, TreeDirection::FromRoot},
+                                   std::pair{3, TreeDirection::ToRoot}}) {
+      TreePacking p = pack(*t, root, direction);
+      EXPECT_GE(p.optimalRate, (1 - 1e-3) * p.routedBound) << c.name;
+      EXPECT_GE(p.optimalRate, c.fabric * (1 - 1e-6)) << c.name;
+      EXPECT_LE(p.optimalRate, p.cutBound * (1 + 1e-6)) << c.name;
+      EXPECT_LE(p.trees.size(), 16u);
+      EXPECT_GE(p.rate, 0.85 * p.optimalRate) << c.name;
+      expectFeasible(*t, p);
+    }
+  }
+}
+
+TEST(TreePacking, AcrossNodesTheNicsBound) {
+  // dgx8x8, 64 GPUs: every GPU of another node gets at most its node's 8
+  // NICs' 400 GB/s.
+  auto t = load(bundledJson("dgx8x8"));
+  ASSERT_TRUE(t);
+  TreePacking p = pack(*t, 0, TreeDirection::FromRoot);
+  EXPECT_LE(p.cutBound, 8 * 50e9 * (1 + 1e-6));
+  EXPECT_GE(p.rate, (1 - 1e-3) * p.routedBound);
+  EXPECT_GE(p.rate, 0.9 * p.cutBound);
+  expectFeasible(*t, p);
+}
+
+TEST(TreePacking, BadGroupsAreErrors) {
+  auto t = torus({4});
+  ASSERT_TRUE(t);
+  Routes routes(*t);
+  TreePacking p;
+  std::string error;
+  EXPECT_FALSE(packTrees(*t, routes, {t->gpu(0)}, 0, TreeDirection::FromRoot,
+                         PackingOptions(), &p, &error));
+  EXPECT_EQ(error, "tree packing needs a group of at least 2 GPUs, got 1");
+  EXPECT_FALSE(packTrees(*t, routes, {t->gpu(0), t->gpu(0)}, 0,
+                         TreeDirection::FromRoot, PackingOptions(), &p,
+                         &error));
+  EXPECT_EQ(error, "the group's devices must be distinct GPUs of topology "
+                   "'torus4x4'");
+  EXPECT_FALSE(packTrees(*t, routes, allGpus(*t), 4, TreeDirection::FromRoot,
+                         PackingOptions(), &p, &error));
+  EXPECT_EQ(error, "root 4 is not a rank of the group of 4");
+}
+
+} // namespace
