@@ -439,11 +439,12 @@ std::string describePacking(const TreePacking &p) {
       line, sizeof line,
       "%s trees from rank %d: %zu trees, %.2f GB/s, %.1f%% of the "
       "optimum over the runtime's routes (%.2f GB/s, with %d trees); cut "
-      "bound %.2f GB/s (max-flow %s %s)\n",
+      "bound %.2f GB/s (max-flow %s %s); %d LP rounds\n",
       p.direction == TreeDirection::FromRoot ? "broadcast" : "reduce", p.root,
       p.trees.size(), p.rate / 1e9, 100 * p.rate / p.routedBound,
       p.routedBound / 1e9, p.optimalTrees, p.cutBound / 1e9,
-      p.direction == TreeDirection::FromRoot ? "to" : "from", p.cutGpu.c_str());
+      p.direction == TreeDirection::FromRoot ? "to" : "from", p.cutGpu.c_str(),
+      p.rounds);
   out += line;
   for (size_t t = 0; t < p.trees.size(); ++t) {
     const PackedTree &tree = p.trees[t];
