@@ -183,6 +183,13 @@ CollcOptions::CollcOptions()
           cl::desc("Add the sched.schedule algorithms of FILE to the library; "
                    "they are verified and used like built-in ones"),
           cl::value_desc("FILE"), cl::cat(category)),
+      synthesize(
+          "synthesize",
+          cl::desc("on: also choose among schedules derived from the "
+                   "topology (broadcast and reduce trees, docs/synthesis.md); "
+                   "off: the library alone; only: the synthesized ones alone "
+                   "where there are any"),
+          cl::value_desc("on|off|only"), cl::init("on"), cl::cat(category)),
       reportJsonFile("report-json",
                      cl::desc("Also write the report as JSON to FILE"),
                      cl::value_desc("FILE"), cl::cat(category)),
@@ -386,6 +393,12 @@ CollcOptions::compileOptions(std::string &error) const {
   options.topology = topology;
   options.topologyDirs.assign(topologyDirs.begin(), topologyDirs.end());
   options.algoFiles.assign(algoFiles.begin(), algoFiles.end());
+  if (synthesize != "on" && synthesize != "off" && synthesize != "only") {
+    error =
+        "--synthesize: '" + synthesize.getValue() + "' is not on, off or only";
+    return std::nullopt;
+  }
+  options.synthesize = synthesize;
   if (progressAfter.getNumOccurrences() &&
       (!std::isfinite(progressAfter) || progressAfter < 0)) {
     std::string text;

@@ -76,6 +76,7 @@ public:
   llvm::cl::opt<std::string> channelBandwidth;
   llvm::cl::opt<std::string> tuningFile;
   llvm::cl::list<std::string> algoFiles;
+  llvm::cl::opt<std::string> synthesize;
   // Outputs beside -o.
   llvm::cl::opt<std::string> reportJsonFile;
   llvm::cl::opt<std::string> traceFile;

@@ -125,6 +125,10 @@ struct AttachTopologyStage : Stage<AttachTopologyStage> {
       select.simulation.routes = std::make_shared<RouteMemo>(*c.topology);
     // Algorithms and chunk counts are chosen by simulating every candidate.
     c.selector = std::make_unique<Selector>(*c.topology, select);
+    if (c.options.synthesize != "off")
+      c.synthesizer = std::make_unique<synth::Synthesizer>(
+          module.getContext(), *c.topology,
+          sched::VerifyOptions().maxChannelsPerRank);
   }
 };
 
@@ -196,6 +200,11 @@ void buildCollcLoweringPipeline(
     // at its collective.
     return failure(c->selector->userAlgorithmFailed());
   };
+  hooks.synthesize = [c](const lowering::LoweredCollective &l) {
+    return c->synthesizer ? c->synthesizer->candidates(l)
+                          : std::vector<const lowering::Algorithm *>();
+  };
+  hooks.synthesizedOnly = compilation->options.synthesize == "only";
   pm.addPass(
       lowering::createConvertCollToSchedPass(lowerOptions, std::move(hooks)));
   pm.addPass(std::make_unique<CheckLoweredStage>(compilation));

@@ -18,6 +18,7 @@
 #include "compiler/Report/Report.h"
 #include "compiler/Select/Select.h"
 #include "lowering/CollToSched/AlgorithmLibrary.h"
+#include "lowering/Synthesis/Synthesizer.h"
 
 #include "mlir/IR/BuiltinOps.h"
 
@@ -46,6 +47,9 @@ struct CompileOptions {
   std::string topology;
   std::vector<std::string> topologyDirs;
   std::vector<std::string> algoFiles;
+  /// --synthesize: "on" (synthesized candidates beside the library's),
+  /// "off", "only" (them alone where synthesis has any).
+  std::string synthesize = "on";
 };
 
 /// The directories searched for a bundled topology name, in order: `dirs`
@@ -88,6 +92,9 @@ struct CollcCompilation {
   /// collc-attach-topology: selection by simulation on the topology (the
   /// lowering's chooser).
   std::unique_ptr<Selector> selector;
+  /// collc-attach-topology too, unless --synthesize=off: schedules derived
+  /// from the topology (lowering/Synthesis), offered beside the library's.
+  std::unique_ptr<synth::Synthesizer> synthesizer;
   /// convert-coll-to-sched: every collective as lowered, in module order
   /// (moved into `checked` by the next stage).
   std::vector<lowering::LoweredCollective> lowered;

@@ -84,6 +84,10 @@ struct CollcPipelineOptions : public PassPipelineOptions<CollcPipelineOptions> {
       llvm::cl::init(-1)};
   Option<std::string> tuning{*this, "tuning",
                              llvm::cl::desc("collc --tuning FILE")};
+  Option<std::string> synthesize{
+      *this, "synthesize",
+      llvm::cl::desc("on, off or only (collc --synthesize)"),
+      llvm::cl::init("on")};
 };
 } // namespace
 
@@ -113,6 +117,7 @@ void registerCollcPipelines() {
         if (o.channelBandwidth >= 0)
           options.select.simulation.channelBandwidth = o.channelBandwidth * 1e9;
         options.select.tuningPath = o.tuning;
+        options.synthesize = o.synthesize;
         buildCollcPipeline(pm, compilation);
       });
 }

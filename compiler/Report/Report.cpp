@@ -383,6 +383,10 @@ Report buildReport(ModuleOp module, const topo::Topology &topology,
         if (!record->tuningNote.empty())
           row.note += (row.note.empty() ? "" : "; ") + record->tuningNote;
       }
+    // A synthesized schedule says what it was made of (its trees, their
+    // rate and share of the optimum: lowering/Synthesis).
+    if (llvm::StringRef(l.algorithm->description).starts_with("synthesized: "))
+      row.note += (row.note.empty() ? "" : "; ") + l.algorithm->description;
     if (!row.chunks)
       row.chunks = std::max<uint32_t>(
           1, l.expand.chunksPerPart /

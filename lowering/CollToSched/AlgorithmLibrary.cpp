@@ -170,6 +170,22 @@ LogicalResult AlgorithmLibrary::loadFile(llvm::StringRef path) {
   return addModule(std::move(module), path, /*builtin=*/false);
 }
 
+FailureOr<std::vector<const Algorithm *>>
+AlgorithmLibrary::loadSource(llvm::StringRef text, llvm::StringRef source) {
+  ParserConfig config(context);
+  OwningOpRef<ModuleOp> module =
+      parseSourceString<ModuleOp>(text, config, source);
+  if (!module)
+    return failure();
+  size_t before = algorithms.size();
+  if (failed(addModule(std::move(module), source, /*builtin=*/false)))
+    return failure();
+  std::vector<const Algorithm *> added;
+  for (size_t i = before; i < algorithms.size(); ++i)
+    added.push_back(&algorithms[i]);
+  return added;
+}
+
 LogicalResult AlgorithmLibrary::addModule(OwningOpRef<ModuleOp> module,
                                           llvm::StringRef source,
                                           bool builtin) {

@@ -74,6 +74,13 @@ public:
   /// for the same collective.
   mlir::LogicalResult loadFile(llvm::StringRef path);
 
+  /// The same for schedules held as text (synthesis writes them): `source`
+  /// names them in diagnostics and the report. The schedules are not
+  /// built-ins: selection reports one that fails instead of passing it
+  /// over. Returns the algorithms added, or failure with a diagnostic.
+  mlir::FailureOr<std::vector<const Algorithm *>>
+  loadSource(llvm::StringRef text, llvm::StringRef source);
+
   /// The built-ins, then each of `files` (--algo-file) in order: what collc
   /// selects among. Fails, with a diagnostic, as the two calls above do.
   mlir::LogicalResult loadBuiltinsAndFiles(llvm::ArrayRef<std::string> files);

@@ -51,6 +51,8 @@ struct ConvertCollToSchedPass
     options.chunks = chunks;
     options.params = algoParam;
     options.choose = hooks.choose;
+    options.synthesize = hooks.synthesize;
+    options.synthesizedOnly = hooks.synthesizedOnly;
     FailureOr<std::vector<LoweredCollective>> lowered =
         lowerCollectives(module, *library, options);
     if (failed(lowered))

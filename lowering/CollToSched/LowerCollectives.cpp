@@ -260,6 +260,18 @@ lowerCollectives(ModuleOp module, const AlgorithmLibrary &library,
       else
         l.whyNot += (l.whyNot.empty() ? "" : "; ") + a->name + ": " + why;
     }
+    if (options.synthesize && requested.empty()) {
+      std::vector<const Algorithm *> made = options.synthesize(l);
+      if (!made.empty() && options.synthesizedOnly)
+        applicable.clear();
+      for (const Algorithm *a : made) {
+        std::string why;
+        if (isApplicable(*a, l, why))
+          applicable.push_back(a);
+        else
+          l.whyNot += (l.whyNot.empty() ? "" : "; ") + a->name + ": " + why;
+      }
+    }
     bool forced = false;
     if (!requested.empty()) {
       const Algorithm *a = library.find(l.collective, requested);

@@ -47,6 +47,13 @@ using Chooser = std::function<std::optional<Choice>(
     const LoweredCollective &lowered,
     llvm::ArrayRef<const Algorithm *> candidates, unsigned chunks)>;
 
+/// Schedules derived for `lowered` from the topology (synthesis), owned by
+/// the synthesizer; none where it has nothing for this collective. A
+/// synthesis that fails says so at the collective (a warning) and returns
+/// none: the library's candidates stay.
+using Synthesizer = std::function<std::vector<const Algorithm *>(
+    const LoweredCollective &lowered)>;
+
 struct LoweringOptions {
   /// --algo: "NAME" for every collective that has an algorithm of that name
   /// (an error if none has), or "all_reduce=ring,all_to_all=direct".
@@ -58,6 +65,10 @@ struct LoweringOptions {
   std::string params;
   /// Optional: picks the algorithm and chunks (see Chooser).
   Chooser choose;
+  /// Optional: synthesized candidates, offered beside the library's (after
+  /// them), or alone with `synthesizedOnly` where there are any.
+  Synthesizer synthesize;
+  bool synthesizedOnly = false;
 };
 
 /// One collective of the module and the schedule chosen for it.

@@ -38,8 +38,12 @@ struct ConvertCollToSchedHooks {
   /// pass; a failure (e.g. the chooser could not simulate a user's
   /// algorithm, which it reported) fails the pass.
   std::function<mlir::LogicalResult(std::vector<LoweredCollective> &&)> lowered;
-  // Room for synthesis (later issues): a hook that makes schedules for a
-  // collective from the topology, offered to `choose` beside the library's.
+  /// Schedules made for a collective from the topology (lowering/Synthesis),
+  /// offered to `choose` beside the library's (LoweringOptions::synthesize);
+  /// null: none.
+  Synthesizer synthesize;
+  /// Offer only them where there are any (--synthesize=only).
+  bool synthesizedOnly = false;
 };
 
 /// convert-coll-to-sched with `options` and the pipeline's `hooks`.

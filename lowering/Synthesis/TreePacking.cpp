@@ -329,93 +329,102 @@ bool packTrees(const topo::Topology &topology, Routes &routes,
     return sum;
   };
 
-  const size_t most = size_t(std::max(1, options.maxTrees));
-  if (kept.size() > most) {
-    // At most `most` trees, each on a channel of its own. Two ways, the
-    // faster kept:
-    // (1) the optimum's trees, the slowest dropped one at a time and the
-    //     others' rates solved again;
-    //     with a pool of spread-out trees joined to them (multiplicative
-    //     weights as in Garg and Koenemann's packing: each tree's links get
-    //     longer by how much of them it would fill alone);
-    std::vector<std::vector<int32_t>> dropped = kept;
-    {
-      std::set<std::vector<int32_t>> inPool(kept.begin(), kept.end());
-      std::vector<double> length(rowCapacity.size());
-      for (size_t row = 0; row < length.size(); ++row)
-        length[row] = 1 / rowCapacity[row];
-      for (size_t i = 0; i < 8 * most; ++i) {
-        if (cheapest(length, &parent) < 0)
-          break;
-        column(parent, &rows, &counts);
-        double alone = std::numeric_limits<double>::infinity();
-        for (size_t r = 0; r < rows.size(); ++r)
-          alone = std::min(alone, rowCapacity[size_t(rows[r])] / counts[r]);
-        for (size_t r = 0; r < rows.size(); ++r)
-          length[size_t(rows[r])] *=
-              std::exp(0.3 * counts[r] * alone / rowCapacity[size_t(rows[r])]);
-        if (inPool.insert(parent).second)
-          dropped.push_back(parent);
+  const std::vector<std::vector<int32_t>> optimum = kept;
+  const std::vector<double> optimumRates = rates;
+  // Fewer trees while options.fits refuses them (a quarter fewer each time).
+  for (size_t most = size_t(std::max(1, options.maxTrees));;
+       most = std::max<size_t>(1, most * 3 / 4)) {
+    kept = optimum;
+    rates = optimumRates;
+    if (kept.size() > most) {
+      // At most `most` trees, each on a channel of its own. Two ways, the
+      // faster kept:
+      // (1) the optimum's trees, the slowest dropped one at a time and the
+      //     others' rates solved again;
+      //     with a pool of spread-out trees joined to them (multiplicative
+      //     weights as in Garg and Koenemann's packing: each tree's links get
+      //     longer by how much of them it would fill alone);
+      std::vector<std::vector<int32_t>> dropped = kept;
+      {
+        std::set<std::vector<int32_t>> inPool(kept.begin(), kept.end());
+        std::vector<double> length(rowCapacity.size());
+        for (size_t row = 0; row < length.size(); ++row)
+          length[row] = 1 / rowCapacity[row];
+        for (size_t i = 0; i < 8 * most; ++i) {
+          if (cheapest(length, &parent) < 0)
+            break;
+          column(parent, &rows, &counts);
+          double alone = std::numeric_limits<double>::infinity();
+          for (size_t r = 0; r < rows.size(); ++r)
+            alone = std::min(alone, rowCapacity[size_t(rows[r])] / counts[r]);
+          for (size_t r = 0; r < rows.size(); ++r)
+            length[size_t(rows[r])] *= std::exp(0.3 * counts[r] * alone /
+                                                rowCapacity[size_t(rows[r])]);
+          if (inPool.insert(parent).second)
+            dropped.push_back(parent);
+        }
       }
-    }
-    std::vector<double> droppedRates;
-    if (!rateSet(dropped, droppedRates))
-      return false;
-    while (dropped.size() > most) {
-      size_t slowest =
-          size_t(std::min_element(droppedRates.begin(), droppedRates.end()) -
-                 droppedRates.begin());
-      dropped.erase(dropped.begin() + long(slowest));
+      std::vector<double> droppedRates;
       if (!rateSet(dropped, droppedRates))
         return false;
-    }
-    // (2) `most` trees of equal weight that spread over the links: each
-    //     chosen, then chosen again while the others stay, as the cheapest
-    //     tree under prices that grow exponentially with how loaded a link
-    //     already is (multiplicative weights; the congestion of a link is
-    //     the trees over it per GB/s), then their rates solved.
-    kept = dropped;
-    rates = droppedRates;
-    for (double steep : {3.0, 6.0, 12.0, 2.0, 4.0, 8.0, 16.0}) {
-      if (total(rates) >= (1 - options.gap) * value)
-        break;
-      std::vector<std::vector<int32_t>> spread(most);
-      std::vector<double> load(rowCapacity.size(), 0);
-      auto charge = [&](const std::vector<int32_t> &tree, double sign) {
-        column(tree, &rows, &counts);
-        for (size_t r = 0; r < rows.size(); ++r)
-          load[size_t(rows[r])] +=
-              sign * counts[r] / rowCapacity[size_t(rows[r])];
-      };
-      std::vector<double> prices(rowCapacity.size());
-      auto pick = [&](std::vector<int32_t> *tree) -> bool {
-        double peak = 1e-12;
-        for (double l : load)
-          peak = std::max(peak, l);
-        for (size_t row = 0; row < prices.size(); ++row)
-          prices[row] = std::exp(steep * load[row] / peak) / rowCapacity[row];
-        return cheapest(prices, tree) >= 0;
-      };
-      for (int pass = 0; pass < 4; ++pass)
-        for (size_t t = 0; t < most; ++t) {
-          if (pass > 0)
-            charge(spread[t], -1);
-          if (!pick(&spread[t])) {
-            *error = "some GPU of the group cannot be reached from the root";
-            return false;
+      while (dropped.size() > most) {
+        size_t slowest =
+            size_t(std::min_element(droppedRates.begin(), droppedRates.end()) -
+                   droppedRates.begin());
+        dropped.erase(dropped.begin() + long(slowest));
+        if (!rateSet(dropped, droppedRates))
+          return false;
+      }
+      // (2) `most` trees of equal weight that spread over the links: each
+      //     chosen, then chosen again while the others stay, as the cheapest
+      //     tree under prices that grow exponentially with how loaded a link
+      //     already is (multiplicative weights; the congestion of a link is
+      //     the trees over it per GB/s), then their rates solved.
+      kept = dropped;
+      rates = droppedRates;
+      for (double steep : {3.0, 6.0, 12.0, 2.0, 4.0, 8.0, 16.0}) {
+        if (total(rates) >= (1 - options.gap) * value)
+          break;
+        std::vector<std::vector<int32_t>> spread(most);
+        std::vector<double> load(rowCapacity.size(), 0);
+        auto charge = [&](const std::vector<int32_t> &tree, double sign) {
+          column(tree, &rows, &counts);
+          for (size_t r = 0; r < rows.size(); ++r)
+            load[size_t(rows[r])] +=
+                sign * counts[r] / rowCapacity[size_t(rows[r])];
+        };
+        std::vector<double> prices(rowCapacity.size());
+        auto pick = [&](std::vector<int32_t> *tree) -> bool {
+          double peak = 1e-12;
+          for (double l : load)
+            peak = std::max(peak, l);
+          for (size_t row = 0; row < prices.size(); ++row)
+            prices[row] = std::exp(steep * load[row] / peak) / rowCapacity[row];
+          return cheapest(prices, tree) >= 0;
+        };
+        for (int pass = 0; pass < 4; ++pass)
+          for (size_t t = 0; t < most; ++t) {
+            if (pass > 0)
+              charge(spread[t], -1);
+            if (!pick(&spread[t])) {
+              *error = "some GPU of the group cannot be reached from the root";
+              return false;
+            }
+            charge(spread[t], +1);
           }
-          charge(spread[t], +1);
+        std::sort(spread.begin(), spread.end());
+        spread.erase(std::unique(spread.begin(), spread.end()), spread.end());
+        std::vector<double> spreadRates;
+        if (!rateSet(spread, spreadRates))
+          return false;
+        if (total(spreadRates) > total(rates)) {
+          kept = spread;
+          rates = spreadRates;
         }
-      std::sort(spread.begin(), spread.end());
-      spread.erase(std::unique(spread.begin(), spread.end()), spread.end());
-      std::vector<double> spreadRates;
-      if (!rateSet(spread, spreadRates))
-        return false;
-      if (total(spreadRates) > total(rates)) {
-        kept = spread;
-        rates = spreadRates;
       }
     }
+    if (!options.fits || options.fits(kept) || most == 1)
+      break;
   }
   for (size_t t = 0; t < kept.size(); ++t)
     packing->trees.push_back({kept[t], rates[t] * kUnit});

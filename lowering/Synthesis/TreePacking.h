@@ -32,6 +32,7 @@
 #include "common/Topology/Topology.h"
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -86,8 +87,9 @@ struct PackingOptions {
   /// fastest of the optimum, improved by swaps: a tree the set's LP prices
   /// as improving joins and the slowest leaves.
   int maxTrees = 16;
-  /// Most swaps.
-  int maxSwaps = 400;
+  /// Whether a set of trees (parent vectors) can run, e.g. its channels fit
+  /// (TreeSchedule.h's treeChannels): while not, fewer are kept. Null: any.
+  std::function<bool(const std::vector<std::vector<int32_t>> &)> fits;
 };
 
 /// Packs trees over the GPUs `gpus` (group rank -> GPU device of

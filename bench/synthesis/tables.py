@@ -1,0 +1,70 @@
+#!/usr/bin/env python3
+"""bench/synthesis: synthesized schedules against the library's best.
+
+For every topology, collective and size: collc's report row with
+--synthesize=on (its choice, with synthesized schedules among the
+candidates) and with --synthesize=off (the library alone), the efficiency
+(bound / time) of each, and the compile time. Prints Markdown.
+
+usage: tables.py --collc COLLC [--topologies a,b] [--sizes 256MiB,1GiB]
+"""
+import argparse
+import os
+import re
+import subprocess
+import sys
+import time
+
+here = os.path.dirname(os.path.abspath(__file__))
+root = os.path.dirname(os.path.dirname(here))
+parser = argparse.ArgumentParser()
+parser.add_argument("--collc", required=True)
+parser.add_argument("--topologies", default=",".join([
+    "torus4x4", "dgx1-v100", "mi300x", "dgx-h100", "dgx-a100-2",
+    "pcie-2numa", "dgx8x8",
+    os.path.join(root, "test/Synthesis/Inputs/ring4.json"),
+    os.path.join(root, "test/Synthesis/Inputs/torus2x4.json")]))
+parser.add_argument("--collectives", default="broadcast,reduce")
+parser.add_argument("--sizes", default="256MiB,1GiB")
+args = parser.parse_args()
+
+row = re.compile(r"^\s+1\s+\S+\s+(\S+)\s+(\d+)\s+([\d.]+ \S+)\s+(\S+)\s+(\d+)"
+                 r"\s+([\d.]+)\s+\S+\s+\S+\s+([\d.]+)\S*\s+(\d+)%")
+
+
+def report(topology, collective, size, synthesize):
+    cmd = [args.collc, "--collective", collective, "--bytes", size, "--topo",
+           topology, "--synthesize=" + synthesize]
+    start = time.time()
+    p = subprocess.run(cmd, capture_output=True, text=True, cwd=root)
+    seconds = time.time() - start
+    if p.returncode != 0:
+        sys.exit("tables.py: %s failed:\n%s" % (" ".join(cmd), p.stderr))
+    for line in p.stdout.splitlines():
+        m = row.match(line)
+        if m:
+            return {"algorithm": m.group(4), "us": float(m.group(6)),
+                    "bound": float(m.group(7)), "eff": int(m.group(8)),
+                    "seconds": seconds}
+    sys.exit("tables.py: no report row in the output of %s" % " ".join(cmd))
+
+
+print("## Synthesized schedules against the library (simulated, default model)\n")
+print("| topology | collective | size | collc's choice | time (us) | eff | "
+      "library's best | time (us) | eff | speedup | compile s |")
+print("|---|---|---|---|---|---|---|---|---|---|---|")
+for topology in args.topologies.split(","):
+    name = os.path.splitext(os.path.basename(topology))[0]
+    for collective in args.collectives.split(","):
+        for size in args.sizes.split(","):
+            on = report(topology, collective, size, "on")
+            off = report(topology, collective, size, "off")
+            print("| %s | %s | %s | %s | %.1f | %d%% | %s | %.1f | %d%% | "
+                  "%.2fx | %.1f |" % (
+                      name, collective, size, on["algorithm"], on["us"],
+                      on["eff"], off["algorithm"], off["us"], off["eff"],
+                      off["us"] / on["us"], on["seconds"]))
+            sys.stdout.flush()
+print("\neff = the report's bound / time (docs/bounds.md); speedup = the "
+      "library's best time / collc's; compile s = wall time of the whole "
+      "collc run with synthesis.")

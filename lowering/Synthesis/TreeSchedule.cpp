@@ -1,0 +1,196 @@
+//===- TreeSchedule.cpp - a tree packing as a sched schedule --------------===//
+#include "lowering/Synthesis/TreeSchedule.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <numeric>
+
+namespace collc::synth {
+
+std::vector<int> treeUnits(const TreePacking &packing) {
+  const size_t trees = packing.trees.size();
+  const int total = kUnitsPerTree * int(trees);
+  std::vector<int> units(trees, 1);
+  if (trees == 0)
+    return units;
+  // One unit each, the rest by largest remainder of the rate shares.
+  int left = total - int(trees);
+  std::vector<double> want(trees), remainder(trees);
+  for (size_t t = 0; t < trees; ++t) {
+    want[t] = packing.trees[t].rate / packing.rate * total - 1;
+    int whole = std::max(0, int(std::floor(want[t])));
+    whole = std::min(whole, left);
+    units[t] += whole;
+    left -= whole;
+    remainder[t] = want[t] - whole;
+  }
+  std::vector<size_t> order(trees);
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    return remainder[a] > remainder[b];
+  });
+  for (size_t i = 0; left > 0; i = (i + 1) % trees, --left)
+    ++units[order[i]];
+  return units;
+}
+
+namespace {
+
+/// "(k * A) floordiv U", or a plain integer where it is one.
+std::string chunkBound(int before, int total) {
+  if (before == 0)
+    return "0";
+  if (before == total)
+    return "k";
+  return "\"(k * " + std::to_string(before) + ") floordiv " +
+         std::to_string(total) + "\"";
+}
+
+} // namespace
+
+TreeChannels treeChannels(const TreePacking &packing) {
+  TreeChannels channels;
+  const size_t trees = packing.trees.size();
+  const int32_t n =
+      trees == 0 ? 0 : int32_t(packing.trees.front().parent.size());
+  channels.edge.assign(trees, std::vector<int>(size_t(n), -1));
+  std::vector<std::vector<bool>> used(static_cast<size_t>(n));
+  auto taken = [&](int32_t r, int id) {
+    return size_t(id) < used[size_t(r)].size() && used[size_t(r)][size_t(id)];
+  };
+  auto take = [&](int32_t r, int id) {
+    if (used[size_t(r)].size() <= size_t(id))
+      used[size_t(r)].resize(size_t(id) + 1, false);
+    used[size_t(r)][size_t(id)] = true;
+  };
+  // Greedy edge colouring: each edge the lowest id free at both ends.
+  for (size_t t = 0; t < trees; ++t)
+    for (int32_t c = 0; c < n; ++c) {
+      int32_t p = packing.trees[t].parent[size_t(c)];
+      if (p < 0)
+        continue;
+      int id = 0;
+      while (taken(p, id) || taken(c, id))
+        ++id;
+      take(p, id);
+      take(c, id);
+      channels.edge[t][size_t(c)] = id;
+    }
+  channels.perRank.assign(size_t(n), 0);
+  for (int32_t r = 0; r < n; ++r) {
+    for (bool u : used[size_t(r)])
+      channels.perRank[size_t(r)] += u;
+    channels.most = std::max(channels.most, channels.perRank[size_t(r)]);
+  }
+  // The broadcast root's copy: one more channel of its own.
+  if (packing.direction == TreeDirection::FromRoot && n > 0) {
+    int32_t root = packing.root;
+    int id = 0;
+    while (taken(root, id))
+      ++id;
+    channels.rootCopy = id;
+    channels.most = std::max(channels.most, ++channels.perRank[size_t(root)]);
+  }
+  return channels;
+}
+
+std::string treeScheduleText(const TreePacking &packing,
+                             const std::string &symbol,
+                             const std::string &algorithm) {
+  const bool broadcast = packing.direction == TreeDirection::FromRoot;
+  const int32_t n =
+      packing.trees.empty() ? 0 : int32_t(packing.trees.front().parent.size());
+  std::vector<int> units = treeUnits(packing);
+  TreeChannels channels = treeChannels(packing);
+  int total = 0;
+  for (int u : units)
+    total += u;
+  std::string summary = describePacking(packing);
+  summary = summary.substr(0, summary.find('\n'));
+
+  std::string out;
+  out += "sched.schedule @" + symbol +
+         " collective = " + (broadcast ? "broadcast" : "reduce") +
+         " algorithm = \"" + algorithm +
+         "\" group_size = " + std::to_string(n) + "\n";
+  out += "    attributes {collc.chunk_unit = " + std::to_string(total) +
+         " : i64, collc.volume = \"M per tree edge\", collc.steps = " +
+         "\"tree depth + k\"}\n";
+  out += "    root = " + std::to_string(packing.root) + "\n";
+  out += "    description = \"synthesized: " + summary + "\" {\n";
+  for (int32_t r = 0; r < n; ++r) {
+    // This rank's channels, by id: their instructions.
+    std::map<int, std::string> body;
+    if (broadcast && r == packing.root)
+      body[channels.rootCopy] =
+          "      sched.copy src = input[0] dst = output[0] count = k\n";
+    int before = 0;
+    for (size_t t = 0; t < packing.trees.size(); ++t) {
+      const std::vector<int32_t> &parent = packing.trees[t].parent;
+      std::vector<int32_t> children;
+      for (int32_t c = 0; c < n; ++c)
+        if (parent[size_t(c)] == r)
+          children.push_back(c);
+      std::string lo = chunkBound(before, total);
+      std::string loValue = before == 0
+                                ? "0"
+                                : "(k * " + std::to_string(before) +
+                                      ") floordiv " + std::to_string(total);
+      before += units[t];
+      std::string hi = chunkBound(before, total);
+      // Instruction j of a loop over [lo, hi) is number j - lo of its
+      // channel (one instruction per iteration).
+      std::string index = "\"j - " + loValue + "\"";
+      auto loop = [&](int channel, const std::string &instruction) {
+        body[channel] += "      sched.for j = " + lo + " to " + hi + " {\n" +
+                         "        " + instruction + "\n      }\n";
+      };
+      auto after = [&](int channel) {
+        return " after = [(channel " + std::to_string(channel) + ", index " +
+               index + ")]";
+      };
+      int32_t up = parent[size_t(r)];
+      int upChannel = up >= 0 ? channels.edge[t][size_t(r)] : -1;
+      if (broadcast) {
+        if (up < 0) {
+          for (int32_t c : children)
+            loop(channels.edge[t][size_t(c)],
+                 "sched.send to " + std::to_string(c) + " src = input[j]");
+          continue;
+        }
+        loop(upChannel,
+             "sched.recv from " + std::to_string(up) + " dst = output[j]");
+        for (int32_t c : children)
+          loop(channels.edge[t][size_t(c)],
+               "sched.send to " + std::to_string(c) + " src = output[j]" +
+                   after(upChannel));
+      } else {
+        // Each child's arrival combined into the output on the child's
+        // channel, after the previous child's; then sent up.
+        int previous = -1;
+        for (size_t i = 0; i < children.size(); ++i) {
+          int channel = channels.edge[t][size_t(children[i])];
+          loop(channel,
+               "sched.recv_reduce_copy from " + std::to_string(children[i]) +
+                   " src = " + (i == 0 ? "input[j]" : "output[j]") +
+                   " dst = output[j]" + (previous >= 0 ? after(previous) : ""));
+          previous = channel;
+        }
+        if (up >= 0)
+          loop(upChannel, "sched.send to " + std::to_string(up) + " src = " +
+                              (children.empty() ? "input[j]" : "output[j]") +
+                              (previous >= 0 ? after(previous) : ""));
+      }
+    }
+    out += "  sched.rank " + std::to_string(r) + " {\n";
+    for (const auto &[channel, text] : body)
+      out += "    sched.channel " + std::to_string(channel) + " {\n" + text +
+             "    }\n";
+    out += "  }\n";
+  }
+  out += "}\n";
+  return out;
+}
+
+} // namespace collc::synth
