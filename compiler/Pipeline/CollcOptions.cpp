@@ -34,6 +34,8 @@ std::string emitName(EmitKind kind) {
     return "cuda";
   case EmitKind::Fatbin:
     return "fatbin";
+  case EmitKind::Synthesis:
+    return "synthesis";
   case EmitKind::Candidates:
     return "candidates";
   }
@@ -101,6 +103,11 @@ CollcOptions::CollcOptions()
                       clEnumValN(EmitKind::Cuda, "cuda",
                                  "CUDA C++: a kernel per collective of the "
                                  "plan (docs/codegen.md)"),
+                      clEnumValN(EmitKind::Synthesis, "synthesis",
+                                 "per collective the schedule synthesized "
+                                 "from the topology (broadcast, reduce: its "
+                                 "trees, their rates and bytes), as text "
+                                 "and as Graphviz DOT"),
                       clEnumValN(EmitKind::Fatbin, "fatbin",
                                  "those kernels compiled by nvcc for "
                                  "--cuda-arch (needs -o FILE)"),

@@ -33,7 +33,8 @@ enum class EmitKind {
   Plan,
   Cuda,
   Fatbin,
-  Candidates
+  Candidates,
+  Synthesis
 };
 
 /// --emit's name of `kind` ("report", "sched", ...).

@@ -9,12 +9,60 @@
 #include "compiler/Volume/PrintVolumes.h"
 #include "lowering/SchedToCUDA/CudaEmitter.h"
 #include "lowering/SchedToCUDA/Fatbin.h"
+#include "lowering/Synthesis/TreeSchedule.h"
 
 #include "llvm/Support/Error.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
 
 namespace collc {
+
+namespace {
+/// --emit=synthesis: per collective, the schedule synthesized for it (its
+/// trees as text, then as DOT), or why there is none.
+void printSynthesis(const CollcCompilation &compiled, llvm::raw_ostream &os) {
+  for (const CheckedCollective &c : compiled.checked) {
+    const lowering::LoweredCollective &l = c.lowered;
+    if (l.withItsSend())
+      continue;
+    std::string where = formatLocation(l.op->getLoc());
+    const char *name = sched::collectiveName(l.collective);
+    const synth::TreePacking *packing =
+        compiled.synthesizer ? compiled.synthesizer->packingFor(l) : nullptr;
+    if (!packing) {
+      os << where << ": " << name << ": nothing synthesized ("
+         << (!compiled.synthesizer ? "--synthesize=off"
+             : l.collective == sched::Collective::Broadcast ||
+                     l.collective == sched::Collective::Reduce
+                 ? "see the report's remark or warning"
+                 : "synthesis makes broadcast and reduce trees only, yet")
+         << ")\n";
+      continue;
+    }
+    bool chosen = l.algorithm && compiled.synthesizer->packingOf(l.algorithm);
+    double bytes = l.elementsPerRank < 0
+                       ? -1
+                       : double(l.elementsPerRank) * double(l.elementBytes);
+    os << where << ": " << name << " of " << l.layout.size << " ranks, "
+       << (chosen ? "chosen" : "not chosen (the report says what was)") << ": "
+       << synth::describePacking(*packing);
+    // What the schedule moves on each tree: its units of the chunks.
+    std::vector<int> units = synth::treeUnits(*packing);
+    int total = 0;
+    for (int u : units)
+      total += u;
+    for (size_t t = 0; t < units.size(); ++t) {
+      os << llvm::formatv("  tree {0}: {1} of the {2} units of chunks", t,
+                          units[t], total);
+      if (bytes > 0)
+        os << llvm::formatv(", {0:F0} of the {1:F0} bytes",
+                            bytes * units[t] / total, bytes);
+      os << "\n";
+    }
+    os << synth::packingDot(*packing, where);
+  }
+}
+} // namespace
 
 PlanBuildOptions collcPlanOptions(const std::string &topologyName,
                                   const std::string &generatedBy) {
@@ -165,6 +213,8 @@ EmitStatus emitOutput(const CollcOptions &o, const CompiledModule &in,
             "on a real GPU)\n";
   } else if (emit == EmitKind::Volumes) {
     printVolumes(checked, topology, os);
+  } else if (emit == EmitKind::Synthesis) {
+    printSynthesis(compiled, os);
   } else if (emit == EmitKind::Dot) {
     os.flush();
     std::string error;

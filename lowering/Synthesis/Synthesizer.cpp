@@ -87,6 +87,17 @@ Synthesizer::candidates(const lowering::LoweredCollective &l) {
 }
 
 const TreePacking *
+Synthesizer::packingFor(const lowering::LoweredCollective &l) const {
+  int32_t root = 0;
+  if (auto attr = l.op->getAttrOfType<mlir::IntegerAttr>("root"))
+    root = int32_t(attr.getInt());
+  auto it = made_.find(Key{int(l.collective), l.layout.meshRanks, root});
+  if (it == made_.end() || it->second.algorithms.empty())
+    return nullptr;
+  return &it->second.packing;
+}
+
+const TreePacking *
 Synthesizer::packingOf(const lowering::Algorithm *algorithm) const {
   for (const auto &[key, made] : made_)
     for (const lowering::Algorithm *a : made.algorithms)

@@ -45,6 +45,10 @@ public:
 
   /// The packing behind a synthesized algorithm, or null.
   const TreePacking *packingOf(const lowering::Algorithm *algorithm) const;
+  /// The packing made for `lowered` (chosen or not), or null when none was
+  /// (another collective, too many ranks, a failure, --synthesize=off).
+  const TreePacking *
+  packingFor(const lowering::LoweredCollective &lowered) const;
 
 private:
   mlir::MLIRContext *context_;

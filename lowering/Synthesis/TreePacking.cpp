@@ -441,6 +441,36 @@ bool packTrees(const topo::Topology &topology, Routes &routes,
   return true;
 }
 
+std::string packingDot(const TreePacking &p, const std::string &name) {
+  static const char *colors[] = {"black",  "red",       "blue",  "darkgreen",
+                                 "orange", "purple",    "brown", "magenta",
+                                 "cyan4",  "gray40",    "gold3", "navy",
+                                 "olive",  "firebrick", "teal",  "indigo"};
+  std::string out = "digraph \"" + name + "\" {\n  rankdir=TB;\n";
+  size_t n = p.trees.empty() ? 0 : p.trees.front().parent.size();
+  for (size_t r = 0; r < n; ++r)
+    out += "  r" + std::to_string(r) + " [label=\"" + std::to_string(r) + "\"" +
+           (int32_t(r) == p.root ? ", shape=doublecircle" : ", shape=circle") +
+           "];\n";
+  char label[64];
+  for (size_t t = 0; t < p.trees.size(); ++t) {
+    std::snprintf(label, sizeof label, "t%zu %.0f%%", t,
+                  100 * p.trees[t].rate / p.rate);
+    for (size_t r = 0; r < n; ++r) {
+      int32_t parent = p.trees[t].parent[r];
+      if (parent < 0)
+        continue;
+      std::string from = "r" + std::to_string(parent),
+                  to = "r" + std::to_string(r);
+      if (p.direction == TreeDirection::ToRoot)
+        std::swap(from, to);
+      out += "  " + from + " -> " + to + " [color=" + colors[t % 16] +
+             ", label=\"" + label + "\"];\n";
+    }
+  }
+  return out + "}\n";
+}
+
 std::string describePacking(const TreePacking &p) {
   char line[256];
   std::string out;

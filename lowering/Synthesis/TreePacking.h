@@ -107,6 +107,11 @@ bool packTrees(const topo::Topology &topology, Routes &routes,
 /// rank.
 std::string describePacking(const TreePacking &packing);
 
+/// The trees in Graphviz DOT: a node per group rank (the root doubled), an
+/// edge per tree edge in the direction data moves, coloured and labelled by
+/// tree ("t0 41%": its share of the bytes).
+std::string packingDot(const TreePacking &packing, const std::string &name);
+
 } // namespace synth
 } // namespace collc
 
