@@ -23,7 +23,11 @@ parser.add_argument("--topologies", default=",".join([
     "torus4x4", "dgx1-v100", "mi300x", "dgx-h100", "dgx-a100-2",
     "pcie-2numa", "dgx8x8",
     os.path.join(root, "test/Synthesis/Inputs/ring4.json"),
-    os.path.join(root, "test/Synthesis/Inputs/torus2x4.json")]))
+    os.path.join(root, "test/Synthesis/Inputs/torus2x4.json"),
+    os.path.join(root, "test/Synthesis/Inputs/hgx4x3-2nic.json"),
+    os.path.join(root, "test/Synthesis/Inputs/pcie2x8-one-nic.json"),
+    os.path.join(root, "test/Synthesis/Inputs/asymmetric-mesh6.json"),
+    os.path.join(root, "test/Synthesis/Inputs/dgx16-fat-tree-2to1.json")]))
 parser.add_argument("--collectives", default="broadcast,reduce")
 parser.add_argument("--sizes", default="256MiB,1GiB")
 args = parser.parse_args()

@@ -434,9 +434,12 @@ bool packTrees(const topo::Topology &topology, Routes &routes,
   packing->rate = 0;
   for (const PackedTree &t : packing->trees)
     packing->rate += t.rate;
-  packing->routedBound = std::isfinite(bound) ? bound * kUnit : packing->rate;
+  // No finite bound: every round had a tree of price 0 (degenerate
+  // duals); the optimum is then not proven (routedBound 0).
+  packing->routedBound = std::isfinite(bound) ? bound * kUnit : 0;
   packing->rounds = std::min(packing->rounds, options.maxRounds);
-  packing->routedBound = std::max(packing->routedBound, packing->rate);
+  if (packing->routedBound > 0)
+    packing->routedBound = std::max(packing->routedBound, packing->optimalRate);
   cutBound(topology, gpus, root, direction, packing);
   return true;
 }
@@ -472,18 +475,32 @@ std::string packingDot(const TreePacking &p, const std::string &name) {
 }
 
 std::string describePacking(const TreePacking &p) {
-  char line[256];
+  char line[512], optimum[256];
   std::string out;
-  std::snprintf(
-      line, sizeof line,
-      "%s trees from rank %d: %zu trees, %.2f GB/s, %.1f%% of the "
-      "optimum over the runtime's routes (%.2f GB/s, with %d trees); cut "
-      "bound %.2f GB/s (max-flow %s %s); %d LP rounds\n",
-      p.direction == TreeDirection::FromRoot ? "broadcast" : "reduce", p.root,
-      p.trees.size(), p.rate / 1e9, 100 * p.rate / p.routedBound,
-      p.routedBound / 1e9, p.optimalTrees, p.cutBound / 1e9,
-      p.direction == TreeDirection::FromRoot ? "to" : "from", p.cutGpu.c_str(),
-      p.rounds);
+  if (p.routedBound <= 0)
+    std::snprintf(optimum, sizeof optimum,
+                  "optimum over the runtime's routes not proven (the %d "
+                  "trees found carry %.2f GB/s)",
+                  p.optimalTrees, p.optimalRate / 1e9);
+  else if (p.optimalRate >= (1 - 1e-3) * p.routedBound)
+    std::snprintf(optimum, sizeof optimum,
+                  "%.1f%% of the optimum over the runtime's routes (%.2f "
+                  "GB/s, with %d trees)",
+                  100 * p.rate / p.routedBound, p.routedBound / 1e9,
+                  p.optimalTrees);
+  else
+    std::snprintf(optimum, sizeof optimum,
+                  "%.1f%% of the best bound over the runtime's routes (at "
+                  "most %.2f GB/s; the %d trees found carry %.2f GB/s)",
+                  100 * p.rate / p.routedBound, p.routedBound / 1e9,
+                  p.optimalTrees, p.optimalRate / 1e9);
+  std::snprintf(line, sizeof line,
+                "%s trees from rank %d: %zu trees, %.2f GB/s, %s; cut bound "
+                "%.2f GB/s (max-flow %s %s); %d LP rounds\n",
+                p.direction == TreeDirection::FromRoot ? "broadcast" : "reduce",
+                p.root, p.trees.size(), p.rate / 1e9, optimum, p.cutBound / 1e9,
+                p.direction == TreeDirection::FromRoot ? "to" : "from",
+                p.cutGpu.c_str(), p.rounds);
   out += line;
   for (size_t t = 0; t < p.trees.size(); ++t) {
     const PackedTree &tree = p.trees[t];

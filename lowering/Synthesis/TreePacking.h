@@ -62,7 +62,8 @@ struct TreePacking {
   /// takes M / rate (plus latencies) when each tree carries M x its share.
   double rate = 0;
   /// No packing of trees over the runtime's routes is faster (the column
-  /// generation's dual bound); rate / routedBound is the packing's share of
+  /// generation's dual bound; 0 where no round gave a finite one: the
+  /// optimum is then not proven); rate / routedBound is the packing's share of
   /// the optimum.
   double routedBound = 0;
   /// Edmonds: the minimum over the group's GPUs of the max-flow between the
