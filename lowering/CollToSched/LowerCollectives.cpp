@@ -253,24 +253,22 @@ lowerCollectives(ModuleOp module, const AlgorithmLibrary &library,
 
     std::vector<const Algorithm *> all = library.forCollective(l.collective);
     std::vector<const Algorithm *> applicable;
-    for (const Algorithm *a : all) {
+    // A candidate joins if it can run this collective; else why not.
+    auto offer = [&](const Algorithm *a) {
       std::string why;
       if (isApplicable(*a, l, why))
         applicable.push_back(a);
       else
         l.whyNot += (l.whyNot.empty() ? "" : "; ") + a->name + ": " + why;
-    }
+    };
+    for (const Algorithm *a : all)
+      offer(a);
     if (options.synthesize && requested.empty()) {
       std::vector<const Algorithm *> made = options.synthesize(l);
       if (!made.empty() && options.synthesizedOnly)
         applicable.clear();
-      for (const Algorithm *a : made) {
-        std::string why;
-        if (isApplicable(*a, l, why))
-          applicable.push_back(a);
-        else
-          l.whyNot += (l.whyNot.empty() ? "" : "; ") + a->name + ": " + why;
-      }
+      for (const Algorithm *a : made)
+        offer(a);
     }
     bool forced = false;
     if (!requested.empty()) {
