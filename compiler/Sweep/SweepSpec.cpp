@@ -265,9 +265,16 @@ bool checkExactSize(const ProgramSpec &spec, int64_t bytes,
   error = llvm::formatv("--bytes {0} B is not a multiple of {1} B: {2}; ",
                         bytes, granule, what)
               .str();
-  if (below > 0)
-    error += "nearest: " + formatBytes(below) + " or " + formatBytes(above);
-  else
+  if (below > 0) {
+    // Rounded, two sizes less than 1% apart read alike ("16.00 MiB or
+    // 16 MiB"): then in bytes.
+    std::string low = formatBytes(below), high = formatBytes(above);
+    if ((above - below) * 100 < below) {
+      low = std::to_string(below) + " B";
+      high = std::to_string(above) + " B";
+    }
+    error += "nearest: " + low + " or " + high;
+  } else
     error += "the smallest size is " + formatBytes(granule);
   error += " (a MIN:MAX sweep rounds down instead, as nccl-tests does)";
   return false;
