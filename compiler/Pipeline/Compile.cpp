@@ -127,7 +127,7 @@ struct AttachTopologyStage : Stage<AttachTopologyStage> {
     c.selector = std::make_unique<Selector>(*c.topology, select);
     if (c.options.synthesize != "off")
       c.synthesizer = std::make_unique<synth::Synthesizer>(
-          module.getContext(), *c.topology,
+          module.getContext(), *c.topology, select.simulation.routes,
           sched::VerifyOptions().maxChannelsPerRank);
   }
 };

@@ -222,24 +222,14 @@ bool inNodeWithoutRelay(const topo::Topology &topology,
 }
 } // namespace
 
-const Routes::Local &Routes::toNic(topo::DeviceId gpu) {
-  Local &local = toNic_[size_t(gpu)];
+const Routes::Local &Routes::nicLeg(topo::DeviceId gpu, bool out) {
+  Local &local = (out ? toNic_ : fromNic_)[size_t(gpu)];
   if (!local.known) {
     local.known = true;
     const topo::Device &g = topology_.device(gpu);
-    local.ok = searched(gpu, g.nic, true, local.links) &&
-               inNodeWithoutRelay(topology_, local.links, g.node);
-  }
-  return local;
-}
-
-const Routes::Local &Routes::fromNic(topo::DeviceId gpu) {
-  Local &local = fromNic_[size_t(gpu)];
-  if (!local.known) {
-    local.known = true;
-    const topo::Device &g = topology_.device(gpu);
-    local.ok = searched(g.nic, gpu, true, local.links) &&
-               inNodeWithoutRelay(topology_, local.links, g.node);
+    local.ok =
+        searched(out ? gpu : g.nic, out ? g.nic : gpu, true, local.links) &&
+        inNodeWithoutRelay(topology_, local.links, g.node);
   }
   return local;
 }

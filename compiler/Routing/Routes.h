@@ -106,8 +106,9 @@ private:
     bool known = false, ok = false;
     std::vector<topo::LinkId> links;
   };
-  const Local &toNic(topo::DeviceId gpu);
-  const Local &fromNic(topo::DeviceId gpu);
+  const Local &nicLeg(topo::DeviceId gpu, bool out);
+  const Local &toNic(topo::DeviceId gpu) { return nicLeg(gpu, true); }
+  const Local &fromNic(topo::DeviceId gpu) { return nicLeg(gpu, false); }
   /// Rails the network does not join: `from` hands the data to the
   /// nearest GPU of its node whose NIC reaches the destination's NIC (NCCL's
   /// PXN, implicit here), which sends it NIC to NIC. False if none does.

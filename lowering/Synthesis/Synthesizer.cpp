@@ -8,9 +8,18 @@
 namespace collc::synth {
 
 Synthesizer::Synthesizer(mlir::MLIRContext *context,
-                         const topo::Topology &topology, uint32_t maxChannels)
-    : context_(context), topology_(topology), maxChannels_(maxChannels),
-      routes_(topology), library_(context) {}
+                         const topo::Topology &topology,
+                         std::shared_ptr<RouteMemo> routes,
+                         uint32_t maxChannels)
+    : topology_(topology), maxChannels_(maxChannels),
+      routes_(std::move(routes)), library_(context) {}
+
+Synthesizer::Key Synthesizer::keyOf(const lowering::LoweredCollective &l) {
+  int32_t root = 0;
+  if (auto attr = l.op->getAttrOfType<mlir::IntegerAttr>("root"))
+    root = int32_t(attr.getInt());
+  return Key{int(l.collective), l.layout.meshRanks, root};
+}
 
 std::vector<const lowering::Algorithm *>
 Synthesizer::candidates(const lowering::LoweredCollective &l) {
@@ -27,10 +36,8 @@ Synthesizer::candidates(const lowering::LoweredCollective &l) {
         << " yet); choosing among the library's algorithms";
     return {};
   }
-  int32_t root = 0;
-  if (auto attr = l.op->getAttrOfType<mlir::IntegerAttr>("root"))
-    root = int32_t(attr.getInt());
-  Key key{int(l.collective), l.layout.meshRanks, root};
+  Key key = keyOf(l);
+  const int32_t root = std::get<2>(key);
   if (auto it = made_.find(key); it != made_.end())
     return it->second.algorithms;
   Made &made = made_[key];
@@ -56,7 +63,7 @@ Synthesizer::candidates(const lowering::LoweredCollective &l) {
   options.fits = [&](const std::vector<std::vector<int32_t>> &trees) {
     return channelsOf(trees) <= int(maxChannels_);
   };
-  if (!packTrees(topology_, routes_, gpus, root, direction, options,
+  if (!packTrees(topology_, *routes_, gpus, root, direction, options,
                  &made.packing, &error)) {
     l.op->emitWarning("synthesis: ")
         << error << "; choosing among the library's algorithms";
@@ -88,10 +95,7 @@ Synthesizer::candidates(const lowering::LoweredCollective &l) {
 
 const TreePacking *
 Synthesizer::packingFor(const lowering::LoweredCollective &l) const {
-  int32_t root = 0;
-  if (auto attr = l.op->getAttrOfType<mlir::IntegerAttr>("root"))
-    root = int32_t(attr.getInt());
-  auto it = made_.find(Key{int(l.collective), l.layout.meshRanks, root});
+  auto it = made_.find(keyOf(l));
   if (it == made_.end() || it->second.algorithms.empty())
     return nullptr;
   return &it->second.packing;

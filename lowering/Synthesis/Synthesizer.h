@@ -16,7 +16,7 @@
 #ifndef COLLC_LOWERING_SYNTHESIS_SYNTHESIZER_H
 #define COLLC_LOWERING_SYNTHESIS_SYNTHESIZER_H
 
-#include "compiler/Routing/Routes.h"
+#include "compiler/Routing/RouteMemo.h"
 #include "lowering/CollToSched/AlgorithmLibrary.h"
 #include "lowering/CollToSched/LowerCollectives.h"
 #include "lowering/Synthesis/TreePacking.h"
@@ -34,10 +34,12 @@ constexpr int32_t kMaxSynthesisRanks = 128;
 
 class Synthesizer {
 public:
-  /// `maxChannels`: the channels a rank may run at once (sched-verify's
-  /// co-residency limit); packings are cut to fewer trees until theirs fit.
+  /// `routes`: the topology's routes, shared with the simulations of the
+  /// compile (outlives the synthesizer). `maxChannels`: the channels a rank
+  /// may run at once (sched-verify's co-residency limit); packings are cut
+  /// to fewer trees until theirs fit.
   Synthesizer(mlir::MLIRContext *context, const topo::Topology &topology,
-              uint32_t maxChannels);
+              std::shared_ptr<RouteMemo> routes, uint32_t maxChannels);
 
   /// The synthesized candidates for `lowered` (see above).
   std::vector<const lowering::Algorithm *>
@@ -51,12 +53,13 @@ public:
   packingFor(const lowering::LoweredCollective &lowered) const;
 
 private:
-  mlir::MLIRContext *context_;
   const topo::Topology &topology_;
   uint32_t maxChannels_;
-  Routes routes_;
+  std::shared_ptr<RouteMemo> routes_;
   lowering::AlgorithmLibrary library_;
+  /// (collective, the group's mesh ranks, root).
   using Key = std::tuple<int, std::vector<int32_t>, int32_t>;
+  static Key keyOf(const lowering::LoweredCollective &lowered);
   struct Made {
     std::vector<const lowering::Algorithm *> algorithms;
     TreePacking packing;

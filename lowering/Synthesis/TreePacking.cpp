@@ -1,7 +1,7 @@
 //===- TreePacking.cpp - throughput-optimal broadcast and reduce trees ----===//
 #include "lowering/Synthesis/TreePacking.h"
 
-#include "compiler/Routing/Routes.h"
+#include "compiler/Routing/RouteMemo.h"
 
 #include <ClpSimplex.hpp>
 #include <lemon/list_graph.h>
@@ -72,7 +72,7 @@ void cutBound(const topo::Topology &topology,
 
 } // namespace
 
-bool packTrees(const topo::Topology &topology, Routes &routes,
+bool packTrees(const topo::Topology &topology, RouteMemo &routes,
                const std::vector<topo::DeviceId> &gpus, int32_t root,
                TreeDirection direction, const PackingOptions &options,
                TreePacking *packing, std::string *error) {
@@ -106,6 +106,7 @@ bool packTrees(const topo::Topology &topology, Routes &routes,
   std::vector<double> rowCapacity;
   std::vector<Arc> arcs;
   arcs.reserve(size_t(n) * size_t(n - 1));
+  std::vector<int> arcOf(size_t(n) * size_t(n), -1); ///< [parent * n + child]
   for (int32_t u = 0; u < n; ++u)
     for (int32_t v = 0; v < n; ++v) {
       if (u == v || v == root)
@@ -113,21 +114,23 @@ bool packTrees(const topo::Topology &topology, Routes &routes,
       Arc arc;
       arc.parent = u;
       arc.child = v;
-      const std::vector<topo::LinkId> &path =
+      RouteMemo::Path path =
           direction == TreeDirection::FromRoot
               ? routes.path(gpus[size_t(u)], gpus[size_t(v)])
               : routes.path(gpus[size_t(v)], gpus[size_t(u)]);
-      if (path.empty()) {
+      if (path.count == 0) {
         *error = "no route between " + topology.device(gpus[size_t(u)]).name +
                  " and " + topology.device(gpus[size_t(v)]).name;
         return false;
       }
-      for (topo::LinkId l : path) {
+      for (uint32_t i = 0; i < path.count; ++i) {
+        topo::LinkId l = path.links[i];
         auto [it, fresh] = rowOf.try_emplace(l, int(rowCapacity.size()));
         if (fresh)
           rowCapacity.push_back(topology.link(l).bandwidth / kUnit);
         arc.rows.push_back(it->second);
       }
+      arcOf[size_t(u) * size_t(n) + size_t(v)] = int(arcs.size());
       arcs.push_back(std::move(arc));
     }
 
@@ -168,9 +171,10 @@ bool packTrees(const topo::Topology &topology, Routes &routes,
   auto column = [&](const std::vector<int32_t> &parent, std::vector<int> *rows,
                     std::vector<double> *counts) {
     std::map<int, double> load;
-    for (const Arc &arc : arcs)
-      if (parent[size_t(arc.child)] == arc.parent)
-        for (int row : arc.rows)
+    for (int32_t child = 0; child < n; ++child)
+      if (int32_t up = parent[size_t(child)]; up >= 0)
+        for (int row :
+             arcs[size_t(arcOf[size_t(up) * size_t(n) + size_t(child)])].rows)
           load[row] += 1;
     rows->clear();
     counts->clear();
@@ -180,12 +184,24 @@ bool packTrees(const topo::Topology &topology, Routes &routes,
     }
   };
 
+  // An LP of the link rows, maximizing the total rate of its columns.
+  auto setUp = [&](ClpSimplex &model) {
+    model.setLogLevel(0);
+    model.resize(int(rowCapacity.size()), 0);
+    for (size_t row = 0; row < rowCapacity.size(); ++row)
+      model.setRowBounds(int(row), -COIN_DBL_MAX, rowCapacity[row]);
+    model.setOptimizationDirection(-1);
+  };
+  auto solved = [&](ClpSimplex &model, bool warm) {
+    model.primal(warm ? 1 : 0);
+    if (model.isProvenOptimal())
+      return true;
+    *error = "the tree LP did not solve (CLP status " +
+             std::to_string(model.status()) + ")";
+    return false;
+  };
   ClpSimplex lp;
-  lp.setLogLevel(0);
-  lp.resize(int(rowCapacity.size()), 0);
-  for (size_t row = 0; row < rowCapacity.size(); ++row)
-    lp.setRowBounds(int(row), -COIN_DBL_MAX, rowCapacity[row]);
-  lp.setOptimizationDirection(-1); // maximize the total rate
+  setUp(lp);
 
   std::vector<std::vector<int32_t>> trees;
   std::set<std::vector<int32_t>> known;
@@ -236,12 +252,8 @@ bool packTrees(const topo::Topology &topology, Routes &routes,
     return total;
   };
   for (int round = 1;; ++round) {
-    lp.primal(1);
-    if (!lp.isProvenOptimal()) {
-      *error = "the tree LP did not solve (CLP status " +
-               std::to_string(lp.status()) + ")";
+    if (!solved(lp, true))
       return false;
-    }
     value = lp.objectiveValue();
     packing->rounds = round;
     const double *dual = lp.dualRowSolution();
@@ -297,22 +309,14 @@ bool packTrees(const topo::Topology &topology, Routes &routes,
   auto rateSet = [&](std::vector<std::vector<int32_t>> &set,
                      std::vector<double> &setRates) -> bool {
     ClpSimplex subset;
-    subset.setLogLevel(0);
-    subset.resize(int(rowCapacity.size()), 0);
-    for (size_t row = 0; row < rowCapacity.size(); ++row)
-      subset.setRowBounds(int(row), -COIN_DBL_MAX, rowCapacity[row]);
-    subset.setOptimizationDirection(-1);
+    setUp(subset);
     for (const std::vector<int32_t> &tree : set) {
       column(tree, &rows, &counts);
       subset.addColumn(int(rows.size()), rows.data(), counts.data(), 0.0,
                        COIN_DBL_MAX, 1.0);
     }
-    subset.primal();
-    if (!subset.isProvenOptimal()) {
-      *error = "the tree LP did not solve (CLP status " +
-               std::to_string(subset.status()) + ")";
+    if (!solved(subset, false))
       return false;
-    }
     const double *x = subset.primalColumnSolution();
     setRates.assign(x, x + set.size());
     for (size_t t = set.size(); t-- > 0;)
@@ -329,41 +333,53 @@ bool packTrees(const topo::Topology &topology, Routes &routes,
     return sum;
   };
 
+  // A sequence of spread-out trees (multiplicative weights as in Garg and
+  // Koenemann's packing: each tree's links get longer by how much of them
+  // it would fill alone), made once, when first needed: a cut to `most`
+  // trees uses its first 8 x most.
+  const size_t mostTrees = size_t(std::max(1, options.maxTrees));
+  std::vector<std::vector<int32_t>> spreadOut;
+  bool spreadMade = false;
+  auto spreadOutTrees = [&]() -> const std::vector<std::vector<int32_t>> & {
+    if (spreadMade)
+      return spreadOut;
+    spreadMade = true;
+    std::vector<double> length(rowCapacity.size());
+    for (size_t row = 0; row < length.size(); ++row)
+      length[row] = 1 / rowCapacity[row];
+    for (size_t i = 0; i < 8 * mostTrees; ++i) {
+      if (cheapest(length, &parent) < 0)
+        break;
+      column(parent, &rows, &counts);
+      double alone = std::numeric_limits<double>::infinity();
+      for (size_t r = 0; r < rows.size(); ++r)
+        alone = std::min(alone, rowCapacity[size_t(rows[r])] / counts[r]);
+      for (size_t r = 0; r < rows.size(); ++r)
+        length[size_t(rows[r])] *=
+            std::exp(0.3 * counts[r] * alone / rowCapacity[size_t(rows[r])]);
+      spreadOut.push_back(parent);
+    }
+    return spreadOut;
+  };
+
   const std::vector<std::vector<int32_t>> optimum = kept;
   const std::vector<double> optimumRates = rates;
   // Fewer trees while options.fits refuses them (a quarter fewer each time).
-  for (size_t most = size_t(std::max(1, options.maxTrees));;
-       most = std::max<size_t>(1, most * 3 / 4)) {
+  for (size_t most = mostTrees;; most = std::max<size_t>(1, most * 3 / 4)) {
     kept = optimum;
     rates = optimumRates;
     if (kept.size() > most) {
-      // At most `most` trees, each on a channel of its own. Two ways, the
-      // faster kept:
-      // (1) the optimum's trees, the slowest dropped one at a time and the
-      //     others' rates solved again;
-      //     with a pool of spread-out trees joined to them (multiplicative
-      //     weights as in Garg and Koenemann's packing: each tree's links get
-      //     longer by how much of them it would fill alone);
+      // At most `most` trees, each on a channel of its own; the faster of
+      // two ways:
+      // (1) the optimum's trees and the first 8 x most spread-out ones, the
+      //     slowest dropped one at a time and the others' rates solved
+      //     again;
       std::vector<std::vector<int32_t>> dropped = kept;
-      {
-        std::set<std::vector<int32_t>> inPool(kept.begin(), kept.end());
-        std::vector<double> length(rowCapacity.size());
-        for (size_t row = 0; row < length.size(); ++row)
-          length[row] = 1 / rowCapacity[row];
-        for (size_t i = 0; i < 8 * most; ++i) {
-          if (cheapest(length, &parent) < 0)
-            break;
-          column(parent, &rows, &counts);
-          double alone = std::numeric_limits<double>::infinity();
-          for (size_t r = 0; r < rows.size(); ++r)
-            alone = std::min(alone, rowCapacity[size_t(rows[r])] / counts[r]);
-          for (size_t r = 0; r < rows.size(); ++r)
-            length[size_t(rows[r])] *= std::exp(0.3 * counts[r] * alone /
-                                                rowCapacity[size_t(rows[r])]);
-          if (inPool.insert(parent).second)
-            dropped.push_back(parent);
-        }
-      }
+      std::set<std::vector<int32_t>> inPool(kept.begin(), kept.end());
+      const std::vector<std::vector<int32_t>> &pool = spreadOutTrees();
+      for (size_t i = 0; i < 8 * most && i < pool.size(); ++i)
+        if (inPool.insert(pool[i]).second)
+          dropped.push_back(pool[i]);
       std::vector<double> droppedRates;
       if (!rateSet(dropped, droppedRates))
         return false;
@@ -376,10 +392,10 @@ bool packTrees(const topo::Topology &topology, Routes &routes,
           return false;
       }
       // (2) `most` trees of equal weight that spread over the links: each
-      //     chosen, then chosen again while the others stay, as the cheapest
-      //     tree under prices that grow exponentially with how loaded a link
-      //     already is (multiplicative weights; the congestion of a link is
-      //     the trees over it per GB/s), then their rates solved.
+      //     chosen, then chosen again while the others stay, as the
+      //     cheapest tree under prices that grow exponentially with how
+      //     loaded a link already is (the trees over it per GB/s), then
+      //     their rates solved; at several steepnesses.
       kept = dropped;
       rates = droppedRates;
       for (double steep : {3.0, 6.0, 12.0, 2.0, 4.0, 8.0, 16.0}) {

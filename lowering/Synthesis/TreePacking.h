@@ -37,7 +37,7 @@
 #include <vector>
 
 namespace collc {
-class Routes;
+class RouteMemo;
 namespace synth {
 
 /// Which way data moves along the trees.
@@ -95,10 +95,11 @@ struct PackingOptions {
 
 /// Packs trees over the GPUs `gpus` (group rank -> GPU device of
 /// `topology`) rooted at group rank `root`, with the routes of `routes`
-/// (built on the same topology). Returns false with `error` set when the
+/// (of the same topology; the simulator's memo, so that a compile routes
+/// each pair once). Returns false with `error` set when the
 /// group is empty or has duplicates, the root is out of range, a rank
 /// cannot reach the root (or be reached), or the LP fails.
-bool packTrees(const topo::Topology &topology, Routes &routes,
+bool packTrees(const topo::Topology &topology, RouteMemo &routes,
                const std::vector<topo::DeviceId> &gpus, int32_t root,
                TreeDirection direction, const PackingOptions &options,
                TreePacking *packing, std::string *error);

@@ -37,14 +37,22 @@ std::vector<int> treeUnits(const TreePacking &packing) {
 
 namespace {
 
-/// "(k * A) floordiv U", or a plain integer where it is one.
+/// The first chunk after `before` of `total` units: "(k * A) floordiv U",
+/// or "0", or "k".
 std::string chunkBound(int before, int total) {
   if (before == 0)
     return "0";
   if (before == total)
     return "k";
-  return "\"(k * " + std::to_string(before) + ") floordiv " +
-         std::to_string(total) + "\"";
+  return "(k * " + std::to_string(before) + ") floordiv " +
+         std::to_string(total);
+}
+
+/// An expression as the sched syntax writes it: a name or an integer bare,
+/// anything else quoted.
+std::string written(const std::string &expression) {
+  return expression.find(' ') == std::string::npos ? expression
+                                                   : "\"" + expression + "\"";
 }
 
 } // namespace
@@ -132,16 +140,12 @@ std::string treeScheduleText(const TreePacking &packing,
       for (int32_t c = 0; c < n; ++c)
         if (parent[size_t(c)] == r)
           children.push_back(c);
-      std::string lo = chunkBound(before, total);
-      std::string loValue = before == 0
-                                ? "0"
-                                : "(k * " + std::to_string(before) +
-                                      ") floordiv " + std::to_string(total);
+      std::string first = chunkBound(before, total);
       before += units[t];
-      std::string hi = chunkBound(before, total);
+      std::string lo = written(first), hi = written(chunkBound(before, total));
       // Instruction j of a loop over [lo, hi) is number j - lo of its
       // channel (one instruction per iteration).
-      std::string index = "\"j - " + loValue + "\"";
+      std::string index = "\"j - " + first + "\"";
       auto loop = [&](int channel, const std::string &instruction) {
         body[channel] += "      sched.for j = " + lo + " to " + hi + " {\n" +
                          "        " + instruction + "\n      }\n";

@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 #include "lowering/Synthesis/TreePacking.h"
 
+#include "compiler/Routing/RouteMemo.h"
 #include "compiler/Routing/Routes.h"
 
 #include <nlohmann/json.hpp>
@@ -55,7 +56,7 @@ std::vector<topo::DeviceId> allGpus(const topo::Topology &t) {
 }
 
 TreePacking pack(const topo::Topology &t, int32_t root, TreeDirection d) {
-  Routes routes(t);
+  RouteMemo routes(t);
   TreePacking packing;
   std::string error;
   auto start = std::chrono::steady_clock::now();
@@ -173,7 +174,7 @@ TEST(TreePacking, AcrossNodesTheNicsBound) {
 TEST(TreePacking, BadGroupsAreErrors) {
   auto t = torus({4});
   ASSERT_TRUE(t);
-  Routes routes(*t);
+  RouteMemo routes(*t);
   TreePacking p;
   std::string error;
   EXPECT_FALSE(packTrees(*t, routes, {t->gpu(0)}, 0, TreeDirection::FromRoot,
