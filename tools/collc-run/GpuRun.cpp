@@ -3,7 +3,6 @@
 
 #include "collrt/collrt.h"
 #include "runtime/check/Reference.h"
-#include "runtime/check/TestData.h"
 #include "tools/collc-run/Iterations.h"
 
 #include <algorithm>
@@ -206,8 +205,8 @@ private:
 };
 
 /// The harness around a GpuCommunicator: device buffers for its ranks
-/// (each on its launch's device; inputs from TestData, outputs poisoned),
-/// one checked run, then the timed runs and the outputs checked again.
+/// (each on its launch's device), a stream per launch, then collc-run's one
+/// loop (runIterations over a GpuTarget) fills, runs, times and checks.
 /// The communicator's failures arrive named (and announced); the harness's
 /// own get `who` in front and are announced through comm.abort.
 Status runHarness(const collrt::Plan &plan, size_t index,
