@@ -128,7 +128,7 @@ struct AttachTopologyStage : Stage<AttachTopologyStage> {
     if (c.options.synthesize != "off")
       c.synthesizer = std::make_unique<synth::Synthesizer>(
           module.getContext(), *c.topology, select.simulation.routes,
-          sched::VerifyOptions().maxChannelsPerRank);
+          c.options.packings, sched::VerifyOptions().maxChannelsPerRank);
   }
 };
 

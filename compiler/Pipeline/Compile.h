@@ -50,6 +50,9 @@ struct CompileOptions {
   /// --synthesize: "on" (synthesized candidates beside the library's),
   /// "off", "only" (them alone where synthesis has any).
   std::string synthesize = "on";
+  /// Packings of earlier compiles of the same topology (a sweep's sizes
+  /// share them); made by the pipeline when missing or of another topology.
+  std::shared_ptr<synth::PackingMemo> packings;
 };
 
 /// The directories searched for a bundled topology name, in order: `dirs`

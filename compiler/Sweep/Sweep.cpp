@@ -132,6 +132,9 @@ runSweep(MLIRContext &context, const ProgramSpec &spec, const ByteSizes &sizes,
   if (!options.select.simulation.routes ||
       &options.select.simulation.routes->topology() != &topology)
     options.select.simulation.routes = std::make_shared<RouteMemo>(topology);
+  // And their synthesized trees: one packing per collective, not per size.
+  if (!options.packings || options.packings->topology != &topology)
+    options.packings = std::make_shared<synth::PackingMemo>(topology);
   SweepResult result;
   result.spec = spec;
   result.topology = topology.name();

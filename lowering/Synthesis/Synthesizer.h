@@ -32,14 +32,35 @@ namespace collc::synth {
 /// The largest group synthesized (the packing's LP grows with n^2 edges).
 constexpr int32_t kMaxSynthesisRanks = 128;
 
+/// (collective, the group's mesh ranks, root): what a packing depends on.
+using PackingKey = std::tuple<int, std::vector<int32_t>, int32_t>;
+
+/// Packings remembered across the compiles of one topology: a sweep's sizes
+/// share them (a packing does not depend on the size), as they share the
+/// routes. Not thread-safe: used on the compile's main thread.
+struct PackingMemo {
+  explicit PackingMemo(const topo::Topology &topology) : topology(&topology) {}
+  struct Entry {
+    bool ok = false;
+    /// Why not, when not ok: a remark (`remark`) or a warning.
+    std::string why;
+    bool remark = false;
+    TreePacking packing;
+  };
+  const topo::Topology *topology;
+  std::map<PackingKey, Entry> entries;
+};
+
 class Synthesizer {
 public:
   /// `routes`: the topology's routes, shared with the simulations of the
-  /// compile (outlives the synthesizer). `maxChannels`: the channels a rank
-  /// may run at once (sched-verify's co-residency limit); packings are cut
-  /// to fewer trees until theirs fit.
+  /// compile; `packings`: packings of earlier compiles of the topology (a
+  /// sweep's), or null. `maxChannels`: the channels a rank may run at once
+  /// (sched-verify's co-residency limit); packings are cut to fewer trees
+  /// until theirs fit.
   Synthesizer(mlir::MLIRContext *context, const topo::Topology &topology,
-              std::shared_ptr<RouteMemo> routes, uint32_t maxChannels);
+              std::shared_ptr<RouteMemo> routes,
+              std::shared_ptr<PackingMemo> packings, uint32_t maxChannels);
 
   /// The synthesized candidates for `lowered` (see above).
   std::vector<const lowering::Algorithm *>
@@ -56,15 +77,18 @@ private:
   const topo::Topology &topology_;
   uint32_t maxChannels_;
   std::shared_ptr<RouteMemo> routes_;
+  std::shared_ptr<PackingMemo> packings_;
   lowering::AlgorithmLibrary library_;
-  /// (collective, the group's mesh ranks, root).
-  using Key = std::tuple<int, std::vector<int32_t>, int32_t>;
-  static Key keyOf(const lowering::LoweredCollective &lowered);
+  static PackingKey keyOf(const lowering::LoweredCollective &lowered);
+  /// Packs the trees of `lowered` into `entry`.
+  void pack(const lowering::LoweredCollective &lowered, const PackingKey &key,
+            PackingMemo::Entry &entry);
+  /// This compile's schedules, by key; `packing` in packings_.
   struct Made {
     std::vector<const lowering::Algorithm *> algorithms;
-    TreePacking packing;
+    const TreePacking *packing = nullptr;
   };
-  std::map<Key, Made> made_;
+  std::map<PackingKey, Made> made_;
 };
 
 } // namespace collc::synth
