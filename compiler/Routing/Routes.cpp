@@ -224,13 +224,21 @@ bool inNodeWithoutRelay(const topo::Topology &topology,
 
 const Routes::Local &Routes::nicLeg(topo::DeviceId gpu, bool out) {
   Local &local = (out ? toNic_ : fromNic_)[size_t(gpu)];
-  if (!local.known) {
-    local.known = true;
-    const topo::Device &g = topology_.device(gpu);
-    local.ok =
-        searched(out ? gpu : g.nic, out ? g.nic : gpu, true, local.links) &&
-        inNodeWithoutRelay(topology_, local.links, g.node);
+  if (local.known)
+    return local;
+  local.known = true;
+  if (!out) {
+    // Every link has a reverse twin with the same figures: the way in is
+    // the way out backwards (no search from the NIC).
+    const Local &way = nicLeg(gpu, true);
+    local.ok = way.ok;
+    for (auto l = way.links.rbegin(); l != way.links.rend(); ++l)
+      local.links.push_back(topology_.link(*l).reverse);
+    return local;
   }
+  const topo::Device &g = topology_.device(gpu);
+  local.ok = searched(gpu, g.nic, true, local.links) &&
+             inNodeWithoutRelay(topology_, local.links, g.node);
   return local;
 }
 
