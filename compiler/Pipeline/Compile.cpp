@@ -84,6 +84,15 @@ struct AttachTopologyStage : Stage<AttachTopologyStage> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
     CollcCompilation &c = *compilation;
+    // collc checks its own --synthesize; collc-opt's pipeline option
+    // arrives here unchecked.
+    if (c.options.synthesize != "on" && c.options.synthesize != "off" &&
+        c.options.synthesize != "only") {
+      emitError(module.getLoc())
+          << "synthesize: '" << c.options.synthesize
+          << "' is not on, off or only";
+      return signalPassFailure();
+    }
     if (!c.topology) {
       LoadedTopology loaded = loadTopology(
           c.options.topology, topologySearchDirs(c.options.topologyDirs));
