@@ -88,9 +88,8 @@ struct AttachTopologyStage : Stage<AttachTopologyStage> {
     // arrives here unchecked.
     if (c.options.synthesize != "on" && c.options.synthesize != "off" &&
         c.options.synthesize != "only") {
-      emitError(module.getLoc())
-          << "synthesize: '" << c.options.synthesize
-          << "' is not on, off or only";
+      emitError(module.getLoc()) << "synthesize: '" << c.options.synthesize
+                                 << "' is not on, off or only";
       return signalPassFailure();
     }
     if (!c.topology) {
