@@ -9,6 +9,7 @@
 #include "compiler/Volume/PrintVolumes.h"
 #include "lowering/SchedToCUDA/CudaEmitter.h"
 #include "lowering/SchedToCUDA/Fatbin.h"
+#include "lowering/Synthesis/ForestSchedule.h"
 #include "lowering/Synthesis/TreeSchedule.h"
 
 #include "llvm/Support/Error.h"
@@ -29,23 +30,52 @@ void printSynthesis(const CollcCompilation &compiled, llvm::raw_ostream &os) {
     const char *name = sched::collectiveName(l.collective);
     const synth::TreePacking *packing =
         compiled.synthesizer ? compiled.synthesizer->packingFor(l) : nullptr;
-    if (!packing) {
+    const synth::ForestPacking *reduce = nullptr, *gather = nullptr;
+    bool forests = compiled.synthesizer &&
+                   compiled.synthesizer->forestsFor(l, &reduce, &gather);
+    using sched::Collective;
+    if (!packing && !forests) {
       os << where << ": " << name << ": nothing synthesized ("
          << (!compiled.synthesizer ? "--synthesize=off"
-             : l.collective == sched::Collective::Broadcast ||
-                     l.collective == sched::Collective::Reduce
+             : l.collective == Collective::Broadcast ||
+                     l.collective == Collective::Reduce ||
+                     l.collective == Collective::AllGather ||
+                     l.collective == Collective::ReduceScatter ||
+                     l.collective == Collective::AllReduce
                  ? "see the report's remark or warning"
-                 : "synthesis makes broadcast and reduce trees only, yet")
+                 : "synthesis makes broadcast, reduce, all_gather, "
+                   "reduce_scatter and all_reduce trees only, yet")
          << ")\n";
       continue;
     }
-    bool chosen = l.algorithm && compiled.synthesizer->packingOf(l.algorithm);
+    bool chosen = l.algorithm && compiled.synthesizer->made(l.algorithm);
     double bytes = l.elementsPerRank < 0
                        ? -1
                        : double(l.elementsPerRank) * double(l.elementBytes);
     os << where << ": " << name << " of " << l.layout.size << " ranks, "
-       << (chosen ? "chosen" : "not chosen (the report says what was)") << ": "
-       << synth::describePacking(*packing);
+       << (chosen ? "chosen" : "not chosen (the report says what was)") << ": ";
+    if (forests) {
+      // Each tree moves its units of its root's part.
+      int units = 1;
+      for (const synth::ForestPacking *f : {reduce, gather})
+        if (f)
+          units = std::max(units, synth::forestUnits(*f));
+      for (const synth::ForestPacking *f : {reduce, gather}) {
+        if (!f)
+          continue;
+        if (f == gather && reduce)
+          os << "  then ";
+        os << synth::describeForest(*f);
+        std::vector<int> share = synth::forestTreeUnits(*f, units);
+        for (size_t t = 0; t < share.size(); ++t)
+          os << llvm::formatv("  tree {0}: {1} of the {2} units of root {3}'s "
+                              "part\n",
+                              t, share[t], units, f->trees[t].root);
+        os << synth::forestDot(*f, where + (f == reduce ? " reduce" : " gather"));
+      }
+      continue;
+    }
+    os << synth::describePacking(*packing);
     // What the schedule moves on each tree: its units of the chunks.
     std::vector<int> units = synth::treeUnits(*packing);
     int total = 0;

@@ -1,6 +1,7 @@
 //===- Synthesizer.cpp - schedules from the topology, for the lowering ----===//
 #include "lowering/Synthesis/Synthesizer.h"
 
+#include "lowering/Synthesis/ForestSchedule.h"
 #include "lowering/Synthesis/TreeSchedule.h"
 
 #include "mlir/IR/Diagnostics.h"
@@ -26,18 +27,68 @@ PackingKey Synthesizer::keyOf(const lowering::LoweredCollective &l) {
   return PackingKey{int(l.collective), l.layout.meshRanks, root};
 }
 
+bool Synthesizer::groupGpus(const lowering::LoweredCollective &l,
+                            std::vector<topo::DeviceId> *gpus,
+                            std::string *why) const {
+  for (int32_t mesh : l.layout.meshRanks) {
+    if (mesh < 0 || mesh >= topology_.numGpus()) {
+      *why = "the group's mesh rank " + std::to_string(mesh) +
+             " is not a GPU of the topology";
+      return false;
+    }
+    gpus->push_back(topology_.gpu(mesh));
+  }
+  return true;
+}
+
+void Synthesizer::packForestOf(const lowering::LoweredCollective &l,
+                               TreeDirection direction,
+                               PackingMemo::Entry &entry) {
+  std::vector<topo::DeviceId> gpus;
+  if (!groupGpus(l, &gpus, &entry.why))
+    return;
+  PackingOptions options;
+  // A channel per tree, and all_gather's own part copied on one more.
+  options.maxTrees = int(maxChannels_) - 1;
+  options.gap = 1e-3;
+  options.maxRounds = 200;
+  if (int32_t(gpus.size()) > options.maxTrees) {
+    entry.why = "a tree per root needs " + std::to_string(gpus.size()) +
+                " channels on every rank, more than the " +
+                std::to_string(options.maxTrees) +
+                " that can run at once (sharing channels between trees is "
+                "not done yet)";
+    entry.remark = true;
+    return;
+  }
+  options.fits = [&](const std::vector<std::vector<int32_t>> &trees) {
+    ForestPacking shape;
+    shape.direction = direction;
+    shape.ranks = int32_t(gpus.size());
+    for (const std::vector<int32_t> &parent : trees)
+      shape.trees.push_back({0, parent, 1});
+    return forestChannels(shape, ForestChannelMode::PerEdge) <=
+           int(maxChannels_);
+  };
+  entry.ok = packForest(topology_, *routes_, gpus, direction, options,
+                        &entry.forest, &entry.fitted, &entry.why);
+}
+
+const PackingMemo::Entry &
+Synthesizer::entryOf(const PackingKey &key,
+                     const std::function<void(PackingMemo::Entry &)> &fill) {
+  auto [entry, fresh] = packings_->entries.try_emplace(key);
+  if (fresh)
+    fill(entry->second);
+  return entry->second;
+}
+
 void Synthesizer::pack(const lowering::LoweredCollective &l,
                        const PackingKey &key, PackingMemo::Entry &entry) {
   const int32_t root = std::get<2>(key);
   std::vector<topo::DeviceId> gpus;
-  for (int32_t mesh : l.layout.meshRanks) {
-    if (mesh < 0 || mesh >= topology_.numGpus()) {
-      entry.why = "the group's mesh rank " + std::to_string(mesh) +
-                  " is not a GPU of the topology";
-      return;
-    }
-    gpus.push_back(topology_.gpu(mesh));
-  }
+  if (!groupGpus(l, &gpus, &entry.why))
+    return;
   TreeDirection direction = l.collective == sched::Collective::Broadcast
                                 ? TreeDirection::FromRoot
                                 : TreeDirection::ToRoot;
@@ -69,8 +120,12 @@ void Synthesizer::pack(const lowering::LoweredCollective &l,
 std::vector<const lowering::Algorithm *>
 Synthesizer::candidates(const lowering::LoweredCollective &l) {
   using sched::Collective;
-  if (l.collective != Collective::Broadcast &&
-      l.collective != Collective::Reduce)
+  const bool trees = l.collective == Collective::Broadcast ||
+                     l.collective == Collective::Reduce;
+  const bool forests = l.collective == Collective::AllGather ||
+                       l.collective == Collective::ReduceScatter ||
+                       l.collective == Collective::AllReduce;
+  if (!trees && !forests)
     return {};
   const int32_t n = l.layout.size;
   if (n < 2)
@@ -85,22 +140,76 @@ Synthesizer::candidates(const lowering::LoweredCollective &l) {
   if (auto it = made_.find(key); it != made_.end())
     return it->second.algorithms;
   Made &made = made_[key];
-  auto [entry, fresh] = packings_->entries.try_emplace(key);
-  if (fresh)
-    pack(l, key, entry->second);
-  const PackingMemo::Entry &packed = entry->second;
-  if (!packed.ok) {
+  auto refuse = [&](const PackingMemo::Entry &packed) {
     (packed.remark ? l.op->emitRemark("synthesis: ")
                    : l.op->emitWarning("synthesis: "))
         << packed.why << "; choosing among the library's algorithms";
-    return {};
-  }
-  made.packing = &packed.packing;
+    return std::vector<const lowering::Algorithm *>();
+  };
   std::string symbol = std::string("synthesized_") +
                        sched::collectiveName(l.collective) + "_" +
                        std::to_string(made_.size());
-  std::string text =
-      treeScheduleText(packed.packing, symbol, "synthesized_trees");
+  std::string text;
+  if (trees) {
+    const PackingMemo::Entry &packed =
+        entryOf(key, [&](PackingMemo::Entry &e) { pack(l, key, e); });
+    if (!packed.ok)
+      return refuse(packed);
+    made.packing = &packed.packing;
+    text = treeScheduleText(packed.packing, symbol, "synthesized_trees");
+  } else {
+    auto forestOf = [&](Collective kind,
+                        TreeDirection direction) -> const PackingMemo::Entry & {
+      PackingKey k{int(kind), l.layout.meshRanks, 0};
+      return entryOf(k, [&](PackingMemo::Entry &e) {
+        packForestOf(l, direction, e);
+      });
+    };
+    if (l.collective != Collective::AllGather) {
+      const PackingMemo::Entry &r =
+          forestOf(Collective::ReduceScatter, TreeDirection::ToRoot);
+      if (!r.ok)
+        return refuse(r);
+      made.reduce = &r.forest;
+      made.reduceFitted = &r.fitted;
+    }
+    if (l.collective != Collective::ReduceScatter) {
+      const PackingMemo::Entry &g =
+          forestOf(Collective::AllGather, TreeDirection::FromRoot);
+      if (!g.ok)
+        return refuse(g);
+      made.gather = &g.forest;
+      made.gatherFitted = &g.fitted;
+    }
+    // Two candidates: a channel per tree edge (the packing cut until they
+    // fit), a channel per tree (the whole packing); selection simulates
+    // both.
+    auto write = [&](const ForestPacking *reduce, const ForestPacking *gather,
+                     ForestChannelMode mode, const std::string &name) {
+      if ((reduce && reduce->trees.empty()) ||
+          (gather && gather->trees.empty()))
+        return;
+      int channels = 0;
+      if (reduce)
+        channels = forestChannels(*reduce, mode);
+      if (gather)
+        channels = std::max(channels, forestChannels(*gather, mode) -
+                                          (reduce ? 1 : 0));
+      if (channels > int(maxChannels_))
+        return;
+      std::string sym = symbol + (mode == ForestChannelMode::PerEdge
+                                      ? "_edges"
+                                      : "_trees");
+      text += l.collective == Collective::AllReduce
+                  ? allReduceScheduleText(*reduce, *gather, mode, sym, name)
+                  : forestScheduleText(reduce ? *reduce : *gather, mode, sym,
+                                       name);
+    };
+    write(made.reduceFitted, made.gatherFitted, ForestChannelMode::PerEdge,
+          "synthesized_trees");
+    write(made.reduce, made.gather, ForestChannelMode::PerTree,
+          "synthesized_tree_channels");
+  }
   mlir::FailureOr<std::vector<const lowering::Algorithm *>> added =
       library_.loadSource(text, "synthesized (tree packing, " +
                                     topology_.name() + ")");
@@ -112,6 +221,26 @@ Synthesizer::candidates(const lowering::LoweredCollective &l) {
   }
   made.algorithms = *added;
   return made.algorithms;
+}
+
+bool Synthesizer::forestsFor(const lowering::LoweredCollective &l,
+                             const ForestPacking **reduce,
+                             const ForestPacking **gather) const {
+  auto it = made_.find(keyOf(l));
+  if (it == made_.end() || it->second.algorithms.empty() ||
+      (!it->second.reduce && !it->second.gather))
+    return false;
+  *reduce = it->second.reduce;
+  *gather = it->second.gather;
+  return true;
+}
+
+bool Synthesizer::made(const lowering::Algorithm *algorithm) const {
+  for (const auto &[key, m] : made_)
+    for (const lowering::Algorithm *a : m.algorithms)
+      if (a == algorithm)
+        return true;
+  return false;
 }
 
 const TreePacking *

@@ -19,8 +19,10 @@
 #include "compiler/Routing/RouteMemo.h"
 #include "lowering/CollToSched/AlgorithmLibrary.h"
 #include "lowering/CollToSched/LowerCollectives.h"
+#include "lowering/Synthesis/ForestPacking.h"
 #include "lowering/Synthesis/TreePacking.h"
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -46,6 +48,12 @@ struct PackingMemo {
     std::string why;
     bool remark = false;
     TreePacking packing;
+    /// all_gather (FromRoot) and reduce_scatter (ToRoot) keys: the trees of
+    /// every root.
+    ForestPacking forest;
+    /// The forest cut until a channel per tree edge fits (no trees: none
+    /// does).
+    ForestPacking fitted;
   };
   const topo::Topology *topology;
   std::map<PackingKey, Entry> entries;
@@ -72,6 +80,14 @@ public:
   /// (another collective, too many ranks, a failure, --synthesize=off).
   const TreePacking *
   packingFor(const lowering::LoweredCollective &lowered) const;
+  /// The all-roots packings made for an all_gather, reduce_scatter or
+  /// all_reduce (`reduce` then `gather` for all_reduce; one of them null
+  /// for the others); false when none was.
+  bool forestsFor(const lowering::LoweredCollective &lowered,
+                  const ForestPacking **reduce,
+                  const ForestPacking **gather) const;
+  /// Whether `algorithm` is one this synthesizer made.
+  bool made(const lowering::Algorithm *algorithm) const;
 
 private:
   const topo::Topology &topology_;
@@ -83,10 +99,23 @@ private:
   /// Packs the trees of `lowered` into `entry`.
   void pack(const lowering::LoweredCollective &lowered, const PackingKey &key,
             PackingMemo::Entry &entry);
+  /// Packs the trees of every root (`direction`) of `lowered`'s group into
+  /// `entry`.
+  void packForestOf(const lowering::LoweredCollective &lowered,
+                    TreeDirection direction, PackingMemo::Entry &entry);
+  /// The memo's entry of `key`, packed when new by `fill`.
+  const PackingMemo::Entry &
+  entryOf(const PackingKey &key,
+          const std::function<void(PackingMemo::Entry &)> &fill);
+  /// The GPUs of `lowered`'s group, or false with `why` set.
+  bool groupGpus(const lowering::LoweredCollective &lowered,
+                 std::vector<topo::DeviceId> *gpus, std::string *why) const;
   /// This compile's schedules, by key; `packing` in packings_.
   struct Made {
     std::vector<const lowering::Algorithm *> algorithms;
     const TreePacking *packing = nullptr;
+    const ForestPacking *reduce = nullptr, *gather = nullptr;
+    const ForestPacking *reduceFitted = nullptr, *gatherFitted = nullptr;
   };
   std::map<PackingKey, Made> made_;
 };

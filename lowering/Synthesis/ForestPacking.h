@@ -1,0 +1,92 @@
+//===- ForestPacking.h - all_gather and reduce_scatter tree packings -*- C++
+//-*-===//
+//
+// Synthesis, second piece: for all_gather (every rank broadcasts its part)
+// and reduce_scatter (every part is reduced to its rank), a set of spanning
+// trees per root, all roots' trees sharing the links, such that every
+// root's part moves at the same rate lambda and lambda is as high as the
+// topology allows:
+//
+//     max lambda  s.t.  sum_{T of root r} x_T >= lambda   for every root r,
+//                       sum_T n_T(l) x_T <= c(l)           for every link l,
+//
+// n_T(l) the edges of T whose route (compiler/Routing, the runtime's)
+// crosses l. Solved by column generation as TreePacking.h's single-root
+// packing: an LP over the trees found so far (COIN-OR CLP) and, priced by
+// its duals, per root the minimum-cost arborescence (LEMON), added while
+// cheaper than the root row's dual. Any link prices y give the bound
+//
+//     lambda <= sum_l c(l) y(l) / sum_r (root r's cheapest tree under y),
+//
+// so the result says how far from the optimum over the runtime's routes it
+// is. all_gather of M bytes per rank then takes M / lambda; reduce_scatter
+// of parts of M bytes likewise over the reversed trees; all_reduce is the
+// two in sequence (ForestSchedule.h).
+//
+// Each tree runs on a channel of its own (ForestSchedule.h), so the packing
+// keeps at most PackingOptions::maxTrees trees, at least one per root: the
+// optimum's slowest trees are dropped (from roots with more than one) and
+// the rates of the rest solved again.
+//
+//===----------------------------------------------------------------------===//
+#ifndef COLLC_LOWERING_SYNTHESIS_FORESTPACKING_H
+#define COLLC_LOWERING_SYNTHESIS_FORESTPACKING_H
+
+#include "lowering/Synthesis/TreePacking.h"
+
+namespace collc::synth {
+
+struct ForestTree {
+  int32_t root = 0;
+  /// By group rank: its parent in the tree, -1 for the root.
+  std::vector<int32_t> parent;
+  /// Bytes per second of the root's part this tree carries.
+  double rate = 0;
+};
+
+struct ForestPacking {
+  /// FromRoot: all_gather (parts broadcast from their ranks); ToRoot:
+  /// reduce_scatter (parts reduced to their ranks).
+  TreeDirection direction = TreeDirection::FromRoot;
+  int32_t ranks = 0;
+  /// Grouped by root (0, 1, ...), fastest first within a root.
+  std::vector<ForestTree> trees;
+  /// The rate at which every root's part moves (bytes/s): the least over
+  /// the roots of its trees' rates.
+  double rate = 0;
+  /// No packing over the runtime's routes gives every root more (the dual
+  /// bound; 0 where not proven).
+  double routedBound = 0;
+  /// The packing before it was cut to maxTrees: its rate and trees.
+  double optimalRate = 0;
+  int optimalTrees = 0;
+  int rounds = 0;
+
+  /// The trees of `root`, as indices into `trees`.
+  std::vector<size_t> treesOf(int32_t root) const;
+};
+
+/// Packs trees for every rank of `gpus` (group rank -> GPU device of
+/// `topology`) as root, over the routes of `routes`. options.maxTrees is
+/// the most trees in all. `fitted`, when not null, gets the packing cut
+/// further (never below a tree per root) until options.fits accepts its
+/// trees, or no trees where none does.
+/// Returns false with `error` set when the group is smaller than 2, has
+/// duplicates, needs more trees than maxTrees (one per root), a rank is
+/// unreachable, or the LP fails.
+bool packForest(const topo::Topology &topology, RouteMemo &routes,
+                const std::vector<topo::DeviceId> &gpus,
+                TreeDirection direction, const PackingOptions &options,
+                ForestPacking *packing, ForestPacking *fitted,
+                std::string *error);
+
+/// The packing as text: the per-root rate, the bound and their ratio, then
+/// each tree's root, rate, share of its root's part and edges.
+std::string describeForest(const ForestPacking &packing);
+
+/// The trees in Graphviz DOT, one cluster per root.
+std::string forestDot(const ForestPacking &packing, const std::string &name);
+
+} // namespace collc::synth
+
+#endif
