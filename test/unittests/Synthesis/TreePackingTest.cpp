@@ -8,6 +8,7 @@
 // the route-free max-flow bound or says how far from it it is.
 //
 //===----------------------------------------------------------------------===//
+#include "lowering/Synthesis/ForestPacking.h"
 #include "lowering/Synthesis/TreePacking.h"
 
 #include "compiler/Routing/RouteMemo.h"
@@ -191,3 +192,97 @@ TEST(TreePacking, BadGroupsAreErrors) {
 }
 
 } // namespace
+
+// All-roots packings (ForestPacking.h): every GPU's links are a tight cut,
+// so the rate per root is the bandwidth into a GPU over n - 1; the trees
+// span from their roots and fit the links together.
+ForestPacking packAll(const topo::Topology &t, TreeDirection d, int maxTrees,
+                      ForestPacking *fitted = nullptr) {
+  RouteMemo routes(t);
+  ForestPacking packing;
+  std::string error;
+  PackingOptions options;
+  options.maxTrees = maxTrees;
+  options.gap = 1e-3;
+  EXPECT_TRUE(
+      packForest(t, routes, allGpus(t), d, options, &packing, fitted, &error))
+      << error;
+  std::printf("%s", describeForest(packing).c_str());
+  return packing;
+}
+
+void expectFeasible(const topo::Topology &t, const ForestPacking &p) {
+  Routes routes(t);
+  std::vector<double> load(t.links().size(), 0);
+  std::vector<double> perRoot(size_t(t.numGpus()), 0);
+  for (const ForestTree &tree : p.trees) {
+    ASSERT_EQ(tree.parent.size(), size_t(t.numGpus()));
+    perRoot[size_t(tree.root)] += tree.rate;
+    for (size_t r = 0; r < tree.parent.size(); ++r) {
+      if (int32_t(r) == tree.root) {
+        EXPECT_EQ(tree.parent[r], -1);
+        continue;
+      }
+      int32_t at = int32_t(r);
+      for (size_t steps = 0; at != tree.root; ++steps) {
+        ASSERT_LT(steps, tree.parent.size()) << "a cycle";
+        ASSERT_GE(tree.parent[size_t(at)], 0);
+        at = tree.parent[size_t(at)];
+      }
+      topo::DeviceId from = t.gpu(tree.parent[r]), to = t.gpu(int(r));
+      if (p.direction == TreeDirection::ToRoot)
+        std::swap(from, to);
+      for (topo::LinkId l : routes.path(from, to))
+        load[size_t(l)] += tree.rate;
+    }
+  }
+  for (double rate : perRoot)
+    EXPECT_GE(rate, p.rate * (1 - 1e-9));
+  for (size_t l = 0; l < load.size(); ++l)
+    EXPECT_LE(load[l], t.links()[l].bandwidth * (1 + 1e-6));
+}
+
+TEST(ForestPacking, RingAndTorusAllGatherAtTheCutRate) {
+  for (const std::vector<int> &dims :
+       std::vector<std::vector<int>>{{4}, {8}, {2, 4}, {4, 4}}) {
+    auto t = torus(dims);
+    ASSERT_TRUE(t);
+    const int n = t->numGpus();
+    // Links per GPU: 2 per dimension of size > 2, 1 for a dimension of 2.
+    int links = 0;
+    for (int d : dims)
+      links += d > 2 ? 2 : 1;
+    const double optimum = links * 50e9 / (n - 1);
+    ForestPacking p = packAll(*t, TreeDirection::FromRoot, 4 * n);
+    EXPECT_NEAR(p.routedBound, optimum, 1e-3 * optimum) << t->name();
+    EXPECT_GE(p.optimalRate, 0.999 * optimum);
+    EXPECT_GE(p.rate, 0.9 * optimum);
+    EXPECT_LE(p.trees.size(), size_t(4 * n));
+    expectFeasible(*t, p);
+    ForestPacking r = packAll(*t, TreeDirection::ToRoot, 4 * n);
+    EXPECT_GE(r.optimalRate, 0.999 * optimum);
+    expectFeasible(*t, r);
+  }
+}
+
+TEST(ForestPacking, CutToFewerTreesKeepsOnePerRoot) {
+  auto t = torus({4, 4});
+  ASSERT_TRUE(t);
+  ForestPacking fitted;
+  ForestPacking p = packAll(*t, TreeDirection::FromRoot, 16, &fitted);
+  EXPECT_EQ(p.trees.size(), 16u);
+  for (int32_t r = 0; r < 16; ++r)
+    EXPECT_EQ(p.treesOf(r).size(), 1u);
+  expectFeasible(*t, p);
+  // No fits callback: the fitted packing is the packing.
+  EXPECT_EQ(fitted.trees.size(), p.trees.size());
+  RouteMemo routes(*t);
+  std::string error;
+  PackingOptions options;
+  options.maxTrees = 15;
+  ForestPacking few;
+  EXPECT_FALSE(packForest(*t, routes, allGpus(*t), TreeDirection::FromRoot,
+                          options, &few, nullptr, &error));
+  EXPECT_NE(error.find("a tree per root needs 16 channels"), std::string::npos)
+      << error;
+}
