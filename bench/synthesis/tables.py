@@ -28,7 +28,8 @@ parser.add_argument("--topologies", default=",".join([
     os.path.join(root, "test/Synthesis/Inputs/pcie2x8-one-nic.json"),
     os.path.join(root, "test/Synthesis/Inputs/asymmetric-mesh6.json"),
     os.path.join(root, "test/Synthesis/Inputs/dgx16-fat-tree-2to1.json")]))
-parser.add_argument("--collectives", default="broadcast,reduce")
+parser.add_argument("--collectives", default="broadcast,reduce,all_gather,"
+                    "reduce_scatter,all_reduce")
 parser.add_argument("--sizes", default="256MiB,1GiB")
 args = parser.parse_args()
 
@@ -36,11 +37,27 @@ row = re.compile(r"^\s+1\s+\S+\s+(\S+)\s+(\d+)\s+([\d.]+ \S+)\s+(\S+)\s+(\d+)"
                  r"\s+([\d.]+)\s+\S+\s+\S+\s+([\d.]+)\S*\s+(\d+)%")
 
 
+UNITS = {"KiB": 1 << 10, "MiB": 1 << 20, "GiB": 1 << 30}
+
+
+def fitted(size, multiple):
+    """`size` (e.g. 256MiB) rounded down to a multiple of `multiple` bytes."""
+    m = re.match(r"^(\d+)(KiB|MiB|GiB)$", size)
+    total = int(m.group(1)) * UNITS[m.group(2)]
+    return "%dB" % (total // multiple * multiple)
+
+
 def report(topology, collective, size, synthesize):
     cmd = [args.collc, "--collective", collective, "--bytes", size, "--topo",
            topology, "--synthesize=" + synthesize]
     start = time.time()
     p = subprocess.run(cmd, capture_output=True, text=True, cwd=root)
+    # reduce_scatter's parts must be whole elements: the size rounded down
+    # to the multiple collc names.
+    m = re.search(r"is not a multiple of (\d+) B", p.stderr)
+    if p.returncode != 0 and m:
+        cmd[4] = fitted(size, int(m.group(1)))
+        p = subprocess.run(cmd, capture_output=True, text=True, cwd=root)
     seconds = time.time() - start
     if p.returncode != 0:
         sys.exit("tables.py: %s failed:\n%s" % (" ".join(cmd), p.stderr))
@@ -71,4 +88,5 @@ for topology in args.topologies.split(","):
             sys.stdout.flush()
 print("\neff = the report's bound / time (docs/bounds.md); speedup = the "
       "library's best time / collc's; compile s = wall time of the whole "
-      "collc run with synthesis.")
+      "collc run with synthesis. reduce_scatter's size is rounded down to "
+      "a multiple of the group's parts where it is not one.")

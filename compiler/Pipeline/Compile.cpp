@@ -180,6 +180,14 @@ struct ReportStage : Stage<ReportStage> {
     ReportOptions reportOptions;
     reportOptions.simulation = c.options.select.simulation;
     reportOptions.recordTimelines = c.options.recordTimelines;
+    if (c.synthesizer) {
+      synth::Synthesizer *synthesizer = c.synthesizer.get();
+      reportOptions.routedBound =
+          [synthesizer](const lowering::LoweredCollective &l, double bytes,
+                        std::string *why) {
+            return synthesizer->routedBoundSeconds(l, bytes, why);
+          };
+    }
     c.report = buildReport(getOperation(), *c.topology, c.checked,
                            c.selector.get(), reportOptions);
   }

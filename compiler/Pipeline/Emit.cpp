@@ -71,7 +71,8 @@ void printSynthesis(const CollcCompilation &compiled, llvm::raw_ostream &os) {
           os << llvm::formatv("  tree {0}: {1} of the {2} units of root {3}'s "
                               "part\n",
                               t, share[t], units, f->trees[t].root);
-        os << synth::forestDot(*f, where + (f == reduce ? " reduce" : " gather"));
+        os << synth::forestDot(*f,
+                               where + (f == reduce ? " reduce" : " gather"));
       }
       continue;
     }

@@ -75,6 +75,17 @@ static void simulateRow(CollectiveRow &row, const CheckedCollective &c,
   if (bound.error.empty()) {
     row.boundUs = bound.seconds * 1e6;
     row.boundReason = bound.reason;
+    // Over the runtime's routes the cuts may not be reachable: synthesis's
+    // optimum is then the tight bound, and the report says so.
+    std::string why;
+    double routed =
+        options.routedBound ? options.routedBound(l, bytes, &why) : 0;
+    if (routed > bound.seconds) {
+      row.boundUs = routed * 1e6;
+      row.boundReason = why + "; tighter than the cut bound (" +
+                        bounds::formatSeconds(bound.seconds) + ", " +
+                        bound.reason + ")";
+    }
     if (row.predictedUs > 0)
       row.efficiency = row.boundUs / row.predictedUs;
   } else {

@@ -18,6 +18,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -99,6 +100,12 @@ struct Report {
 struct ReportOptions {
   sim::SimOptions simulation;
   bool recordTimelines = false;
+  /// A tighter bandwidth bound where one is known for a collective of
+  /// `bytes` per rank (synthesis's optimum over the runtime's routes):
+  /// seconds, and `why` its reason; 0 where none. Null: none.
+  std::function<double(const lowering::LoweredCollective &, double bytes,
+                       std::string *why)>
+      routedBound;
 };
 
 /// Report::channelCap for `topology` under `options`; `common` is set to

@@ -42,8 +42,8 @@ public:
     std::vector<double> ones(size_t(graph.ranks()), 1.0);
     for (int32_t r = 0; r < graph.ranks(); ++r)
       rows.push_back(links_ + r);
-    lp_.addColumn(int(rows.size()), rows.data(), ones.data(), 0.0,
-                  COIN_DBL_MAX, 1.0);
+    lp_.addColumn(int(rows.size()), rows.data(), ones.data(), 0.0, COIN_DBL_MAX,
+                  1.0);
   }
   void add(int32_t root, const std::vector<int32_t> &parent) {
     graph_.column(parent, &rows_, &counts_);
@@ -244,9 +244,9 @@ bool packForest(const topo::Topology &topology, RouteMemo &routes,
     for (ForestTree &t : out->trees)
       t.rate *= kRateUnit;
     out->rate *= kRateUnit;
-    out->routedBound =
-        std::isfinite(bound) ? std::max(bound * kRateUnit, out->optimalRate)
-                             : 0;
+    out->routedBound = std::isfinite(bound)
+                           ? std::max(bound * kRateUnit, out->optimalRate)
+                           : 0;
     out->rounds = std::min(out->rounds, options.maxRounds);
   };
   if (!cutTo(size_t(options.maxTrees)))
@@ -317,10 +317,10 @@ std::string describeForest(const ForestPacking &p) {
     out += line;
     for (size_t r = 0; r < tree.parent.size(); ++r)
       if (tree.parent[r] >= 0)
-        out += " " + (from ? std::to_string(tree.parent[r]) + "->" +
-                                 std::to_string(r)
-                           : std::to_string(r) + "->" +
-                                 std::to_string(tree.parent[r]));
+        out +=
+            " " +
+            (from ? std::to_string(tree.parent[r]) + "->" + std::to_string(r)
+                  : std::to_string(r) + "->" + std::to_string(tree.parent[r]));
     out += "\n";
   }
   return out;
@@ -335,8 +335,9 @@ std::string forestDot(const ForestPacking &p, const std::string &name) {
   for (size_t t = 0; t < p.trees.size(); ++t) {
     const ForestTree &tree = p.trees[t];
     std::string id = "t" + std::to_string(t) + "_";
-    out += "  subgraph cluster_t" + std::to_string(t) + " {\n    label=\"tree " +
-           std::to_string(t) + ", root " + std::to_string(tree.root) + "\";\n";
+    out += "  subgraph cluster_t" + std::to_string(t) +
+           " {\n    label=\"tree " + std::to_string(t) + ", root " +
+           std::to_string(tree.root) + "\";\n";
     for (size_t r = 0; r < tree.parent.size(); ++r)
       out += "    " + id + std::to_string(r) + " [label=\"" +
              std::to_string(r) + "\"" +

@@ -68,8 +68,7 @@ std::string partChunk(int32_t base) {
   return base == 0 ? "j" : "\"" + std::to_string(base) + " * k + j\"";
 }
 
-std::vector<int32_t> childrenOf(const std::vector<int32_t> &parent,
-                                int32_t r) {
+std::vector<int32_t> childrenOf(const std::vector<int32_t> &parent, int32_t r) {
   std::vector<int32_t> out;
   for (int32_t c = 0; c < int32_t(parent.size()); ++c)
     if (parent[size_t(c)] == r)
@@ -110,7 +109,8 @@ public:
     std::string lo = unitBound(ranges.first[t], divisor_),
                 hi = unitBound(ranges.first[t] + ranges.count[t], divisor_);
     std::string &body = bodies_[size_t(r)][channel];
-    body += "      sched.for j = " + written(lo) + " to " + written(hi) + " {\n";
+    body +=
+        "      sched.for j = " + written(lo) + " to " + written(hi) + " {\n";
     for (const std::string &i : instructions)
       body += "        " + i + "\n";
     body += "      }\n";
@@ -180,8 +180,7 @@ std::string afterList(const std::vector<std::string> &deps) {
 /// sends on `channel` wait for.
 void gatherTrees(
     const ForestPacking &p, ForestChannelMode mode, const Ranges &ranges,
-    const std::function<std::string(int32_t)> &part,
-    const std::string &rootSrc,
+    const std::function<std::string(int32_t)> &part, const std::string &rootSrc,
     const std::function<std::vector<std::string>(int32_t, int)> &rootAfter,
     Writer &w) {
   EdgeChannels edges =
@@ -196,8 +195,8 @@ void gatherTrees(
           for (int32_t c : kids) {
             int ch = edges.edge[t][size_t(c)];
             w.loop(r, ch, ranges, t,
-                   {"sched.send to " + std::to_string(c) + " src = " +
-                    rootSrc + afterList(rootAfter(r, ch))});
+                   {"sched.send to " + std::to_string(c) + " src = " + rootSrc +
+                    afterList(rootAfter(r, ch))});
           }
           continue;
         }
@@ -215,8 +214,8 @@ void gatherTrees(
       std::vector<std::string> ins;
       if (r == tree.root) {
         for (int32_t c : kids)
-          ins.push_back("sched.send to " + std::to_string(c) + " src = " +
-                        rootSrc + afterList(rootAfter(r, int(t))));
+          ins.push_back("sched.send to " + std::to_string(c) +
+                        " src = " + rootSrc + afterList(rootAfter(r, int(t))));
       } else {
         std::string up = std::to_string(tree.parent[size_t(r)]);
         if (kids.empty())
@@ -240,14 +239,12 @@ void gatherTrees(
 /// what waits for the part to be complete.
 std::vector<std::vector<std::pair<int, std::string>>>
 reduceTrees(const ForestPacking &p, ForestChannelMode mode,
-            const Ranges &ranges,
-            const std::function<std::string(int32_t)> &in,
+            const Ranges &ranges, const std::function<std::string(int32_t)> &in,
             const std::function<std::string(int32_t)> &acc,
             const std::string &out, Writer &w) {
   EdgeChannels edges =
       mode == ForestChannelMode::PerEdge ? edgeChannels(p) : EdgeChannels();
-  std::vector<std::vector<std::pair<int, std::string>>> done(
-      size_t(p.ranks));
+  std::vector<std::vector<std::pair<int, std::string>>> done(size_t(p.ranks));
   for (size_t t = 0; t < p.trees.size(); ++t) {
     const ForestTree &tree = p.trees[t];
     for (int32_t r = 0; r < p.ranks; ++r) {
@@ -276,8 +273,7 @@ reduceTrees(const ForestPacking &p, ForestChannelMode mode,
           continue;
         }
         w.loop(r, edges.edge[t][size_t(r)], ranges, t,
-               {"sched.send to " + up + " src = " + sum +
-                afterList(previous)});
+               {"sched.send to " + up + " src = " + sum + afterList(previous)});
         continue;
       }
       std::vector<std::string> ins;
@@ -292,8 +288,8 @@ reduceTrees(const ForestPacking &p, ForestChannelMode mode,
         std::string sum = kids.size() >= 2 ? acc(tree.root) : mine;
         for (size_t i = 0; i + 1 < kids.size(); ++i)
           ins.push_back("sched.recv_reduce_copy from " +
-                        std::to_string(kids[i]) + " src = " +
-                        (i == 0 ? mine : sum) + " dst = " + sum);
+                        std::to_string(kids[i]) +
+                        " src = " + (i == 0 ? mine : sum) + " dst = " + sum);
         ins.push_back("sched.recv_reduce_send from " +
                       std::to_string(kids.back()) + " to " + up +
                       " src = " + sum);
@@ -310,9 +306,9 @@ std::string header(const std::string &symbol, const char *collective,
                    const std::string &algorithm, int32_t n, int unit,
                    const std::string &volume, const std::string &scratch,
                    const std::string &summary) {
-  std::string out = "sched.schedule @" + symbol + " collective = " +
-                    collective + " algorithm = \"" + algorithm +
-                    "\" group_size = " + std::to_string(n) + "\n";
+  std::string out = "sched.schedule @" + symbol +
+                    " collective = " + collective + " algorithm = \"" +
+                    algorithm + "\" group_size = " + std::to_string(n) + "\n";
   out += "    attributes {collc.chunk_unit = " + std::to_string(unit) +
          " : i64, collc.volume = \"" + volume +
          "\", collc.steps = \"tree depth + k\"}\n";
@@ -376,13 +372,11 @@ std::string forestScheduleText(const ForestPacking &p, ForestChannelMode mode,
   const int units = forestUnits(p);
   Ranges ranges = rangesOf(p, units, false);
   Writer w(n, units);
-  std::string summary =
-      firstLine(describeForest(p)) + "; " + modeName(mode);
+  std::string summary = firstLine(describeForest(p)) + "; " + modeName(mode);
   if (p.direction == TreeDirection::FromRoot) {
     gatherTrees(
         p, mode, ranges, [](int32_t root) { return partChunk(root); },
-        "input[j]",
-        [](int32_t, int) { return std::vector<std::string>(); }, w);
+        "input[j]", [](int32_t, int) { return std::vector<std::string>(); }, w);
     const int copy = forestChannels(p, mode) - 1;
     for (int32_t r = 0; r < n; ++r)
       w.body(r)[copy] += "      sched.copy src = input[0] dst = output[" +
@@ -431,8 +425,8 @@ std::string allReduceScheduleText(const ForestPacking &reduce,
     return deps;
   };
   gatherTrees(
-      gather, mode, down, [](int32_t) { return std::string("j"); },
-      "output[j]", rootAfter, w);
+      gather, mode, down, [](int32_t) { return std::string("j"); }, "output[j]",
+      rootAfter, w);
   std::string summary = firstLine(describeForest(reduce)) + "; then " +
                         firstLine(describeForest(gather)) + "; " +
                         modeName(mode);

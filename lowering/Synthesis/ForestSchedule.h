@@ -4,8 +4,8 @@
 // Writes ForestPackings (ForestPacking.h) as explicit sched.schedules for
 // their group size and any chunk count that is a multiple of the unit:
 //
-//   all_gather: (PerTree, below) tree t of root R runs on channel t of every rank. Root R
-//   sends each chunk j of its share of R's part (input[j]) to its
+//   all_gather: (PerTree, below) tree t of root R runs on channel t of every
+//   rank. Root R sends each chunk j of its share of R's part (input[j]) to its
 //   children; a rank with a parent receives it into output[R k + j] and
 //   forwards it to its children (recv_copy_send to the first, then send).
 //   The own part is copied on channel T (the number of trees).

@@ -98,9 +98,9 @@ double PackingGraph::cheapest(const std::vector<double> &price, int32_t root,
     const Arc &arc = arcs_[a];
     size_t depth = arc.rows.size();
     if (arc.parent != root)
-      depth += arcs_[size_t(arcOf_[size_t(root) * size_t(n_) +
-                                   size_t(arc.parent)])]
-                   .rows.size();
+      depth +=
+          arcs_[size_t(arcOf_[size_t(root) * size_t(n_) + size_t(arc.parent)])]
+              .rows.size();
     lemon_->cost[lemon_->arcs[a]] += tiny * double(depth);
   }
   lemon::MinCostArborescence<lemon::ListDigraph,

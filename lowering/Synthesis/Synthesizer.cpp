@@ -6,6 +6,8 @@
 
 #include "mlir/IR/Diagnostics.h"
 
+#include <cstdio>
+
 namespace collc::synth {
 
 Synthesizer::Synthesizer(mlir::MLIRContext *context,
@@ -161,9 +163,8 @@ Synthesizer::candidates(const lowering::LoweredCollective &l) {
     auto forestOf = [&](Collective kind,
                         TreeDirection direction) -> const PackingMemo::Entry & {
       PackingKey k{int(kind), l.layout.meshRanks, 0};
-      return entryOf(k, [&](PackingMemo::Entry &e) {
-        packForestOf(l, direction, e);
-      });
+      return entryOf(
+          k, [&](PackingMemo::Entry &e) { packForestOf(l, direction, e); });
     };
     if (l.collective != Collective::AllGather) {
       const PackingMemo::Entry &r =
@@ -193,17 +194,16 @@ Synthesizer::candidates(const lowering::LoweredCollective &l) {
       if (reduce)
         channels = forestChannels(*reduce, mode);
       if (gather)
-        channels = std::max(channels, forestChannels(*gather, mode) -
-                                          (reduce ? 1 : 0));
+        channels = std::max(channels,
+                            forestChannels(*gather, mode) - (reduce ? 1 : 0));
       if (channels > int(maxChannels_))
         return;
-      std::string sym = symbol + (mode == ForestChannelMode::PerEdge
-                                      ? "_edges"
-                                      : "_trees");
-      text += l.collective == Collective::AllReduce
-                  ? allReduceScheduleText(*reduce, *gather, mode, sym, name)
-                  : forestScheduleText(reduce ? *reduce : *gather, mode, sym,
-                                       name);
+      std::string sym =
+          symbol + (mode == ForestChannelMode::PerEdge ? "_edges" : "_trees");
+      text +=
+          l.collective == Collective::AllReduce
+              ? allReduceScheduleText(*reduce, *gather, mode, sym, name)
+              : forestScheduleText(reduce ? *reduce : *gather, mode, sym, name);
     };
     write(made.reduceFitted, made.gatherFitted, ForestChannelMode::PerEdge,
           "synthesized_trees");
@@ -233,6 +233,38 @@ bool Synthesizer::forestsFor(const lowering::LoweredCollective &l,
   *reduce = it->second.reduce;
   *gather = it->second.gather;
   return true;
+}
+
+double Synthesizer::routedBoundSeconds(const lowering::LoweredCollective &l,
+                                       double bytes, std::string *why) const {
+  auto it = made_.find(keyOf(l));
+  if (it == made_.end() || bytes <= 0)
+    return 0;
+  const Made &m = it->second;
+  double rate = 0, payload = bytes;
+  std::string what;
+  char text[256];
+  if (m.packing && m.packing->routedBound > 0) {
+    rate = m.packing->routedBound;
+    what = "trees";
+  } else if (l.collective == sched::Collective::AllGather && m.gather &&
+             m.gather->routedBound > 0) {
+    rate = m.gather->routedBound;
+    what = "trees from every rank, each rank's part M";
+  } else if (l.collective == sched::Collective::ReduceScatter && m.reduce &&
+             m.reduce->routedBound > 0) {
+    rate = m.reduce->routedBound;
+    payload = bytes / l.layout.size;
+    what = "trees to every rank, each part M/N";
+  }
+  if (rate <= 0)
+    return 0;
+  std::snprintf(text, sizeof text,
+                "routes: no packing of %s over the runtime's routes moves "
+                "%.3g GB faster than %.4g GB/s (synthesis's dual bound)",
+                what.c_str(), payload / 1e9, rate / 1e9);
+  *why = text;
+  return payload / rate;
 }
 
 bool Synthesizer::made(const lowering::Algorithm *algorithm) const {

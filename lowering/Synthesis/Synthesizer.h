@@ -5,12 +5,14 @@
 // sets it unless --synthesize=off): for a broadcast or reduce, the tree
 // packing of its group (the group of mesh rank 0, as every simulation)
 // over the runtime's routes, written as an explicit sched.schedule
-// (TreeSchedule.h) and parsed into a library of its own, one algorithm
-// named "synthesized_trees" per (collective, group, root), made once per
-// compile. Other collectives get nothing yet. A group above
-// kMaxSynthesisRanks ranks is not synthesized, and the collective says so
-// (a remark), as does a packing that fails (a warning): the library's
-// candidates stay.
+// (TreeSchedule.h); for an all_gather, reduce_scatter or all_reduce, the
+// all-roots packings (ForestPacking.h) written two ways (ForestSchedule.h:
+// a channel per tree edge, a channel per tree). They are parsed into a
+// library of its own, made once per (collective, group, root) and compile.
+// Other collectives get nothing yet. A group above kMaxSynthesisRanks
+// ranks (or, for the all-roots packings, above the channels a tree per
+// root needs) is not synthesized, and the collective says so (a remark),
+// as does a packing that fails (a warning): the library's candidates stay.
 //
 //===----------------------------------------------------------------------===//
 #ifndef COLLC_LOWERING_SYNTHESIS_SYNTHESIZER_H
@@ -86,6 +88,14 @@ public:
   bool forestsFor(const lowering::LoweredCollective &lowered,
                   const ForestPacking **reduce,
                   const ForestPacking **gather) const;
+  /// The least time of `lowered` at `bytes` per rank that any schedule
+  /// over the runtime's routes can take, by the proven optimum of its
+  /// packing (broadcast, reduce, all_gather, reduce_scatter; every chunk's
+  /// copies or partial sums travel a spanning tree of GPU-to-GPU routes),
+  /// with `why` its reason; 0 where there is none (no packing, an optimum
+  /// not proven, all_reduce).
+  double routedBoundSeconds(const lowering::LoweredCollective &lowered,
+                            double bytes, std::string *why) const;
   /// Whether `algorithm` is one this synthesizer made.
   bool made(const lowering::Algorithm *algorithm) const;
 

@@ -8,8 +8,8 @@
 // the route-free max-flow bound or says how far from it it is.
 //
 //===----------------------------------------------------------------------===//
-#include "lowering/Synthesis/ForestPacking.h"
 #include "lowering/Synthesis/TreePacking.h"
+#include "lowering/Synthesis/ForestPacking.h"
 
 #include "compiler/Routing/RouteMemo.h"
 #include "compiler/Routing/Routes.h"
