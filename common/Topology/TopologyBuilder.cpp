@@ -138,11 +138,26 @@ void TopologyBuilder::checkConnected() const {
       }
     }
   }
+  // The cut that no link crosses: the GPUs reached from the first one
+  // against the others (at most 4 of each named).
+  auto names = [&](bool side) {
+    std::string out;
+    size_t count = 0;
+    for (DeviceId gpu : topo_->gpuByRank_)
+      if (reached[gpu] == side && count++ < 4)
+        out += (out.empty() ? "" : ", ") + devices[gpu].name;
+    if (count > 4)
+      out += ", ... (" + std::to_string(count) + " GPUs)";
+    return "{" + out + "}";
+  };
   for (DeviceId gpu : topo_->gpuByRank_)
     if (!reached[gpu])
       fail(specOf(devices[gpu].node).fabric.path,
            "GPU " + devices[gpu].name + " cannot reach GPU " +
-               devices[start].name + "; the graph is disconnected");
+               devices[start].name +
+               "; the graph is disconnected: no link crosses the cut " +
+               names(true) + " | " + names(false) +
+               ", so no schedule can move data across it");
   for (std::size_t d = 0; d < devices.size(); ++d)
     if (!reached[d])
       fail(spec_.nodesPath, std::string(deviceKindName(devices[d].kind)) + " " +

@@ -74,7 +74,9 @@ TEST(Inputs, Disconnected) {
   EXPECT_EQ(inputError("disconnected.json"),
             inputPath("disconnected.json") +
                 ": error: node_templates.bridged.fabric: GPU node0/gpu2 "
-                "cannot reach GPU node0/gpu0; the graph is disconnected");
+                "cannot reach GPU node0/gpu0; the graph is disconnected: no "
+                "link crosses the cut {node0/gpu0, node0/gpu1} | {node0/gpu2, "
+                "node0/gpu3}, so no schedule can move data across it");
 }
 
 TEST(Inputs, DuplicateKey) {

@@ -577,7 +577,9 @@ TEST(Rejection, Disconnected) {
                                    {"links", {{0, 1, 2}, {2, 3, 2}}}};
             }),
             "node_templates.n.fabric: GPU node0/gpu2 cannot reach GPU "
-            "node0/gpu0; the graph is disconnected");
+            "node0/gpu0; the graph is disconnected: no link crosses the cut "
+            "{node0/gpu0, node0/gpu1} | {node0/gpu2, node0/gpu3}, so no "
+            "schedule can move data across it");
   // A GPU with no link at all.
   EXPECT_EQ(reject([](json &t) {
               t["nodes"]["count"] = 1;
@@ -587,7 +589,9 @@ TEST(Rejection, Disconnected) {
               tmpl(t)["fabric"] = {{"type", "pcie"}};
             }),
             "node_templates.n.fabric: GPU node0/gpu1 cannot reach GPU "
-            "node0/gpu0; the graph is disconnected");
+            "node0/gpu0; the graph is disconnected: no link crosses the cut "
+            "{node0/gpu0} | {node0/gpu1, node0/gpu2, node0/gpu3}, so no "
+            "schedule can move data across it");
 }
 
 TEST(Rejection, ExplicitNodeList) {
