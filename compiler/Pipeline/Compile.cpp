@@ -187,6 +187,10 @@ struct ReportStage : Stage<ReportStage> {
                         std::string *why) {
             return synthesizer->routedBoundSeconds(l, bytes, why);
           };
+      reportOptions.synthesisDeclined =
+          [synthesizer](const lowering::LoweredCollective &l) {
+            return synthesizer->declined(l);
+          };
     }
     c.report = buildReport(getOperation(), *c.topology, c.checked,
                            c.selector.get(), reportOptions);

@@ -398,6 +398,13 @@ Report buildReport(ModuleOp module, const topo::Topology &topology,
     // rate and share of the optimum: lowering/Synthesis).
     if (llvm::StringRef(l.algorithm->description).starts_with("synthesized: "))
       row.note += (row.note.empty() ? "" : "; ") + l.algorithm->description;
+    // Synthesis that declined (a group too large, a packing that failed)
+    // says so here too, not only in a remark.
+    else if (options.synthesisDeclined) {
+      std::string why = options.synthesisDeclined(l);
+      if (!why.empty())
+        row.note += (row.note.empty() ? "" : "; ") + ("synthesis: " + why);
+    }
     if (!row.chunks)
       row.chunks = std::max<uint32_t>(
           1, l.expand.chunksPerPart /

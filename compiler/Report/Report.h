@@ -106,6 +106,11 @@ struct ReportOptions {
   std::function<double(const lowering::LoweredCollective &, double bytes,
                        std::string *why)>
       routedBound;
+  /// Why synthesis made nothing for a collective it would have tried
+  /// ("" where it made something, or never tries that collective). Null:
+  /// synthesis is off.
+  std::function<std::string(const lowering::LoweredCollective &)>
+      synthesisDeclined;
 };
 
 /// Report::channelCap for `topology` under `options`; `common` is set to

@@ -132,20 +132,22 @@ Synthesizer::candidates(const lowering::LoweredCollective &l) {
   const int32_t n = l.layout.size;
   if (n < 2)
     return {};
-  if (n > kMaxSynthesisRanks) {
-    l.op->emitRemark("synthesis: not tried for a group of ")
-        << n << " ranks (at most " << kMaxSynthesisRanks
-        << " yet); choosing among the library's algorithms";
-    return {};
-  }
   PackingKey key = keyOf(l);
   if (auto it = made_.find(key); it != made_.end())
     return it->second.algorithms;
   Made &made = made_[key];
+  if (n > kMaxSynthesisRanks) {
+    made.declined = "not tried for a group of " + std::to_string(n) +
+                    " ranks (at most " + std::to_string(kMaxSynthesisRanks) +
+                    " yet); choosing among the library's algorithms";
+    l.op->emitRemark("synthesis: ") << made.declined;
+    return {};
+  }
   auto refuse = [&](const PackingMemo::Entry &packed) {
+    made.declined = packed.why + "; choosing among the library's algorithms";
     (packed.remark ? l.op->emitRemark("synthesis: ")
                    : l.op->emitWarning("synthesis: "))
-        << packed.why << "; choosing among the library's algorithms";
+        << made.declined;
     return std::vector<const lowering::Algorithm *>();
   };
   std::string symbol = std::string("synthesized_") +
@@ -265,6 +267,11 @@ double Synthesizer::routedBoundSeconds(const lowering::LoweredCollective &l,
                 what.c_str(), payload / 1e9, rate / 1e9);
   *why = text;
   return payload / rate;
+}
+
+std::string Synthesizer::declined(const lowering::LoweredCollective &l) const {
+  auto it = made_.find(keyOf(l));
+  return it == made_.end() ? std::string() : it->second.declined;
 }
 
 bool Synthesizer::made(const lowering::Algorithm *algorithm) const {

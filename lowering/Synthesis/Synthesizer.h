@@ -96,6 +96,9 @@ public:
   /// not proven, all_reduce).
   double routedBoundSeconds(const lowering::LoweredCollective &lowered,
                             double bytes, std::string *why) const;
+  /// Why nothing was synthesized for `lowered` ("... ; choosing among the
+  /// library's algorithms"), or "" where something was or it was not tried.
+  std::string declined(const lowering::LoweredCollective &lowered) const;
   /// Whether `algorithm` is one this synthesizer made.
   bool made(const lowering::Algorithm *algorithm) const;
 
@@ -126,6 +129,8 @@ private:
     const TreePacking *packing = nullptr;
     const ForestPacking *reduce = nullptr, *gather = nullptr;
     const ForestPacking *reduceFitted = nullptr, *gatherFitted = nullptr;
+    /// Why nothing was made, when nothing was.
+    std::string declined;
   };
   std::map<PackingKey, Made> made_;
 };
