@@ -34,6 +34,15 @@ void printSynthesis(const CollcCompilation &compiled, llvm::raw_ostream &os) {
     bool forests = compiled.synthesizer &&
                    compiled.synthesizer->forestsFor(l, &reduce, &gather);
     using sched::Collective;
+    const synth::AllToAllFlows *flows =
+        compiled.synthesizer ? compiled.synthesizer->flowsFor(l) : nullptr;
+    if (flows) {
+      bool chosen = l.algorithm && compiled.synthesizer->made(l.algorithm);
+      os << where << ": " << name << " of " << l.layout.size << " ranks, "
+         << (chosen ? "chosen" : "not chosen (the report says what was)")
+         << ": " << synth::describeFlows(*flows);
+      continue;
+    }
     if (!packing && !forests) {
       os << where << ": " << name << ": nothing synthesized ("
          << (!compiled.synthesizer ? "--synthesize=off"
@@ -41,10 +50,12 @@ void printSynthesis(const CollcCompilation &compiled, llvm::raw_ostream &os) {
                      l.collective == Collective::Reduce ||
                      l.collective == Collective::AllGather ||
                      l.collective == Collective::ReduceScatter ||
-                     l.collective == Collective::AllReduce
+                     l.collective == Collective::AllReduce ||
+                     l.collective == Collective::AllToAll
                  ? "see the report's remark or warning"
                  : "synthesis makes broadcast, reduce, all_gather, "
-                   "reduce_scatter and all_reduce trees only, yet")
+                   "reduce_scatter and all_reduce trees and all_to_all "
+                   "flows only, yet")
          << ")\n";
       continue;
     }

@@ -127,7 +127,8 @@ Synthesizer::candidates(const lowering::LoweredCollective &l) {
   const bool forests = l.collective == Collective::AllGather ||
                        l.collective == Collective::ReduceScatter ||
                        l.collective == Collective::AllReduce;
-  if (!trees && !forests)
+  const bool flows = l.collective == Collective::AllToAll;
+  if (!trees && !forests && !flows)
     return {};
   const int32_t n = l.layout.size;
   if (n < 2)
@@ -154,7 +155,28 @@ Synthesizer::candidates(const lowering::LoweredCollective &l) {
                        sched::collectiveName(l.collective) + "_" +
                        std::to_string(made_.size());
   std::string text;
-  if (trees) {
+  if (flows) {
+    const PackingMemo::Entry &planned =
+        entryOf(key, [&](PackingMemo::Entry &e) {
+          std::vector<topo::DeviceId> gpus;
+          if (!groupGpus(l, &gpus, &e.why))
+            return;
+          if (int32_t(gpus.size()) > kMaxAllToAllRanks) {
+            e.why = "all_to_all flows give every pair of ranks a channel, "
+                    "so at most " +
+                    std::to_string(kMaxAllToAllRanks) + " ranks, not " +
+                    std::to_string(gpus.size());
+            e.remark = true;
+            return;
+          }
+          e.ok = planAllToAll(topology_, *routes_, gpus, kAllToAllUnits,
+                              &e.flows, &e.why);
+        });
+    if (!planned.ok)
+      return refuse(planned);
+    made.flows = &planned.flows;
+    text = allToAllScheduleText(planned.flows, symbol, "synthesized_flows");
+  } else if (trees) {
     const PackingMemo::Entry &packed =
         entryOf(key, [&](PackingMemo::Entry &e) { pack(l, key, e); });
     if (!packed.ok)
@@ -259,12 +281,27 @@ double Synthesizer::routedBoundSeconds(const lowering::LoweredCollective &l,
     payload = bytes / l.layout.size;
     what = "trees to every rank, each part M/N";
   }
+  if (l.collective == sched::Collective::AllToAll && m.flows &&
+      m.flows->boundPartRate > 0) {
+    rate = m.flows->boundPartRate;
+    payload = bytes / l.layout.size;
+  }
   if (rate <= 0)
     return 0;
-  std::snprintf(text, sizeof text,
-                "routes: no packing of %s over the runtime's routes moves "
-                "%.3g GB faster than %.4g GB/s (synthesis's dual bound)",
-                what.c_str(), payload / 1e9, rate / 1e9);
+  const bool flows = l.collective == sched::Collective::AllToAll;
+  double shown = payload >= 1e9 ? payload / 1e9 : payload / 1e6;
+  const char *unit = payload >= 1e9 ? "GB" : "MB";
+  if (flows)
+    std::snprintf(text, sizeof text,
+                  "routes: no schedule over the runtime's routes, relaying "
+                  "through any GPUs, moves each part M/N = %.3g %s faster "
+                  "than %.4g GB/s (a multi-commodity flow's optimum)",
+                  shown, unit, rate / 1e9);
+  else
+    std::snprintf(text, sizeof text,
+                  "routes: no packing of %s over the runtime's routes moves "
+                  "%.3g %s faster than %.4g GB/s (synthesis's dual bound)",
+                  what.c_str(), shown, unit, rate / 1e9);
   *why = text;
   return payload / rate;
 }
@@ -272,6 +309,14 @@ double Synthesizer::routedBoundSeconds(const lowering::LoweredCollective &l,
 std::string Synthesizer::declined(const lowering::LoweredCollective &l) const {
   auto it = made_.find(keyOf(l));
   return it == made_.end() ? std::string() : it->second.declined;
+}
+
+const AllToAllFlows *
+Synthesizer::flowsFor(const lowering::LoweredCollective &l) const {
+  auto it = made_.find(keyOf(l));
+  if (it == made_.end() || it->second.algorithms.empty())
+    return nullptr;
+  return it->second.flows;
 }
 
 bool Synthesizer::made(const lowering::Algorithm *algorithm) const {

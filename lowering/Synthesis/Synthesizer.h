@@ -21,6 +21,7 @@
 #include "compiler/Routing/RouteMemo.h"
 #include "lowering/CollToSched/AlgorithmLibrary.h"
 #include "lowering/CollToSched/LowerCollectives.h"
+#include "lowering/Synthesis/AllToAllFlows.h"
 #include "lowering/Synthesis/ForestPacking.h"
 #include "lowering/Synthesis/TreePacking.h"
 
@@ -35,6 +36,9 @@ namespace collc::synth {
 
 /// The largest group synthesized (the packing's LP grows with n^2 edges).
 constexpr int32_t kMaxSynthesisRanks = 128;
+
+/// Units an all_to_all part is split into among its paths.
+constexpr int kAllToAllUnits = 8;
 
 /// (collective, the group's mesh ranks, root): what a packing depends on.
 using PackingKey = std::tuple<int, std::vector<int32_t>, int32_t>;
@@ -56,6 +60,8 @@ struct PackingMemo {
     /// The forest cut until a channel per tree edge fits (no trees: none
     /// does).
     ForestPacking fitted;
+    /// all_to_all keys: the flows.
+    AllToAllFlows flows;
   };
   const topo::Topology *topology;
   std::map<PackingKey, Entry> entries;
@@ -99,6 +105,9 @@ public:
   /// Why nothing was synthesized for `lowered` ("... ; choosing among the
   /// library's algorithms"), or "" where something was or it was not tried.
   std::string declined(const lowering::LoweredCollective &lowered) const;
+  /// The all_to_all flows made for `lowered`, or null.
+  const AllToAllFlows *
+  flowsFor(const lowering::LoweredCollective &lowered) const;
   /// Whether `algorithm` is one this synthesizer made.
   bool made(const lowering::Algorithm *algorithm) const;
 
@@ -129,6 +138,7 @@ private:
     const TreePacking *packing = nullptr;
     const ForestPacking *reduce = nullptr, *gather = nullptr;
     const ForestPacking *reduceFitted = nullptr, *gatherFitted = nullptr;
+    const AllToAllFlows *flows = nullptr;
     /// Why nothing was made, when nothing was.
     std::string declined;
   };

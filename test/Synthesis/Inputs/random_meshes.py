@@ -7,7 +7,8 @@ the only way between non-neighbours). collc must synthesize each of the
 COLLECTIVES (default broadcast,reduce), verify them, choose them with
 --synthesize=only and compute every element right on the CPU executor.
 all_gather, reduce_scatter and all_reduce need a channel per root, so they
-are tried on meshes of at most 31 GPUs. Prints one line per case and a
+are tried on meshes of at most 31 GPUs; all_to_all (a channel per pair) on
+at most 16. Prints one line per case and a
 summary; exit 1 on the first failure, with collc's output.
 
 usage: random_meshes.py COLLC OUTDIR [CASES [COLLECTIVES]]
@@ -58,14 +59,18 @@ for seed in range(cases):
     for collective in collectives:
         if collective not in ("broadcast", "reduce") and n > 31:
             continue
-        # reduce_scatter's input is n equal parts of whole elements.
-        size = "%dB" % (n * 16384) if collective == "reduce_scatter" else "64KiB"
+        if collective == "all_to_all" and n > 16:
+            continue
+        # reduce_scatter's and all_to_all's inputs are n equal parts of whole
+        # elements.
+        size = ("%dB" % (n * 16384)
+                if collective in ("reduce_scatter", "all_to_all") else "64KiB")
         cmd = [collc, "--collective", collective, "--bytes", size,
                "--topo", path, "--synthesize=only", "--run"]
         tried += 1
         p = subprocess.run(cmd, capture_output=True, text=True)
         out = p.stdout + p.stderr
-        ok = (p.returncode == 0 and "synthesized_tree" in out
+        ok = (p.returncode == 0 and "(synthesized_" in out
               and " 0 of " in out and "elements wrong" in out)
         print("seed %d: %d GPUs, %d links, %s: %s" %
               (seed, n, len(links), collective, "ok" if ok else "FAILED"))

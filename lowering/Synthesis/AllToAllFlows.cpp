@@ -1,0 +1,459 @@
+//===- AllToAllFlows.cpp - all_to_all over several paths per pair ---------===//
+#include "lowering/Synthesis/AllToAllFlows.h"
+
+#include "compiler/Routing/RouteMemo.h"
+
+#include <ClpSimplex.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <numeric>
+#include <set>
+#include <tuple>
+#include <unordered_map>
+
+namespace collc::synth {
+
+namespace {
+constexpr double kGB = 1e9;
+} // namespace
+
+bool planAllToAll(const topo::Topology &topology, RouteMemo &routes,
+                  const std::vector<topo::DeviceId> &gpus, int units,
+                  AllToAllFlows *flows, std::string *error) {
+  *flows = AllToAllFlows();
+  const int32_t n = int32_t(gpus.size());
+  if (n < 2 || n > kMaxAllToAllRanks) {
+    *error = "all_to_all flows are planned for groups of 2 to " +
+             std::to_string(kMaxAllToAllRanks) + " ranks, not " +
+             std::to_string(n) + " (a channel per pair of ranks)";
+    return false;
+  }
+  std::set<topo::DeviceId> seen;
+  for (topo::DeviceId d : gpus)
+    if (d < 0 || size_t(d) >= topology.devices().size() ||
+        topology.device(d).kind != topo::DeviceKind::Gpu ||
+        !seen.insert(d).second) {
+      *error = "the group's devices must be distinct GPUs of topology '" +
+               topology.name() + "'";
+      return false;
+    }
+  flows->ranks = n;
+  flows->units = std::max(1, units);
+
+  // LP rows: the links (load - c T <= 0), then a row per pair (sum = 1).
+  std::unordered_map<topo::LinkId, int> rowOf;
+  std::vector<double> capacity;
+  std::vector<topo::LinkId> linkOf;
+  auto rowFor = [&](topo::LinkId l) {
+    auto [it, fresh] = rowOf.try_emplace(l, int(capacity.size()));
+    if (fresh) {
+      capacity.push_back(topology.link(l).bandwidth / kGB);
+      linkOf.push_back(l);
+    }
+    return it->second;
+  };
+  // The links of every pair's route, as rows.
+  std::vector<std::vector<int>> hop(size_t(n) * size_t(n));
+  for (int32_t u = 0; u < n; ++u)
+    for (int32_t v = 0; v < n; ++v) {
+      if (u == v)
+        continue;
+      RouteMemo::Path path = routes.path(gpus[size_t(u)], gpus[size_t(v)]);
+      if (path.count == 0) {
+        *error = "no route between " + topology.device(gpus[size_t(u)]).name +
+                 " and " + topology.device(gpus[size_t(v)]).name;
+        return false;
+      }
+      for (uint32_t i = 0; i < path.count; ++i)
+        hop[size_t(u) * size_t(n) + size_t(v)].push_back(rowFor(path.links[i]));
+    }
+  const int links = int(capacity.size());
+  const int pairs = n * (n - 1);
+  ClpSimplex lp;
+  lp.setLogLevel(0);
+  lp.resize(links + pairs, 0);
+  for (int row = 0; row < links; ++row)
+    lp.setRowBounds(row, -COIN_DBL_MAX, 0);
+  for (int row = links; row < links + pairs; ++row)
+    lp.setRowBounds(row, 1, 1);
+  {
+    std::vector<int> rows(static_cast<size_t>(links));
+    std::iota(rows.begin(), rows.end(), 0);
+    std::vector<double> values(capacity.size());
+    for (size_t i = 0; i < capacity.size(); ++i)
+      values[i] = -capacity[i];
+    lp.addColumn(links, rows.data(), values.data(), 0, COIN_DBL_MAX, 1.0);
+  }
+  struct Column {
+    int32_t s, d, relay;
+  };
+  std::vector<Column> columns;
+  int pair = 0;
+  std::vector<int> rows;
+  std::vector<double> values;
+  for (int32_t s = 0; s < n; ++s)
+    for (int32_t d = 0; d < n; ++d) {
+      if (s == d)
+        continue;
+      for (int32_t v = -1; v < n; ++v) {
+        if (v == s || v == d)
+          continue;
+        std::map<int, double> load;
+        if (v < 0)
+          for (int row : hop[size_t(s) * size_t(n) + size_t(d)])
+            load[row] += 1;
+        else {
+          for (int row : hop[size_t(s) * size_t(n) + size_t(v)])
+            load[row] += 1;
+          for (int row : hop[size_t(v) * size_t(n) + size_t(d)])
+            load[row] += 1;
+        }
+        rows.clear();
+        values.clear();
+        double length = 0;
+        for (auto [row, count] : load) {
+          rows.push_back(row);
+          values.push_back(count);
+          length += count;
+        }
+        rows.push_back(links + pair);
+        values.push_back(1);
+        // A tiny cost per link crossed: among equally loaded optima, the
+        // shortest paths (direct where it is as good).
+        lp.addColumn(int(rows.size()), rows.data(), values.data(), 0,
+                     COIN_DBL_MAX, 1e-7 * length);
+        columns.push_back({s, d, v});
+      }
+      ++pair;
+    }
+  lp.setOptimizationDirection(1);
+  lp.primal();
+  if (!lp.isProvenOptimal()) {
+    *error = "the all_to_all flow LP did not solve (CLP status " +
+             std::to_string(lp.status()) + ")";
+    return false;
+  }
+  const double *x = lp.primalColumnSolution();
+  const double T = x[0];
+  flows->partRate = T > 0 ? kGB / T : 0;
+  // The bound over any relays: a multi-commodity flow per source over the
+  // GPU pairs (each pair's route loading its links), minimizing the most
+  // loaded link. Every all_to_all schedule over these routes is one.
+  {
+    ClpSimplex mcf;
+    mcf.setLogLevel(0);
+    const int conservation = n * n; // [source * n + node]
+    mcf.resize(links + conservation, 0);
+    for (int row = 0; row < links; ++row)
+      mcf.setRowBounds(row, -COIN_DBL_MAX, 0);
+    for (int32_t src = 0; src < n; ++src)
+      for (int32_t w = 0; w < n; ++w) {
+        double net = w == src ? -(n - 1) : 1; // in - out
+        mcf.setRowBounds(links + src * n + w, net, net);
+      }
+    std::vector<int> all(static_cast<size_t>(links));
+    std::iota(all.begin(), all.end(), 0);
+    std::vector<double> minus(capacity.size());
+    for (size_t i = 0; i < capacity.size(); ++i)
+      minus[i] = -capacity[i];
+    mcf.addColumn(links, all.data(), minus.data(), 0, COIN_DBL_MAX, 1.0);
+    for (int32_t src = 0; src < n; ++src)
+      for (int32_t u = 0; u < n; ++u)
+        for (int32_t v = 0; v < n; ++v) {
+          if (u == v || v == src)
+            continue;
+          std::map<int, double> load;
+          for (int row : hop[size_t(u) * size_t(n) + size_t(v)])
+            load[row] += 1;
+          rows.clear();
+          values.clear();
+          for (auto [row, count] : load) {
+            rows.push_back(row);
+            values.push_back(count);
+          }
+          rows.push_back(links + src * n + u);
+          values.push_back(-1);
+          rows.push_back(links + src * n + v);
+          values.push_back(1);
+          mcf.addColumn(int(rows.size()), rows.data(), values.data(), 0,
+                        COIN_DBL_MAX, 0);
+        }
+    mcf.setOptimizationDirection(1);
+    mcf.primal();
+    if (mcf.isProvenOptimal() && mcf.objectiveValue() > 0)
+      flows->boundPartRate = kGB / mcf.objectiveValue();
+  }
+  // Every part on its direct route: the most loaded link's load.
+  {
+    std::vector<double> load(capacity.size(), 0);
+    for (int32_t s = 0; s < n; ++s)
+      for (int32_t d = 0; d < n; ++d)
+        if (s != d)
+          for (int row : hop[size_t(s) * size_t(n) + size_t(d)])
+            load[size_t(row)] += 1;
+    double worst = 0;
+    for (size_t row = 0; row < load.size(); ++row)
+      worst = std::max(worst, load[row] / capacity[row]);
+    flows->directPartRate = worst > 0 ? kGB / worst : 0;
+  }
+  // The links at the optimum's load.
+  {
+    std::vector<double> load(capacity.size(), 0);
+    for (size_t c = 0; c < columns.size(); ++c) {
+      double f = x[c + 1];
+      if (f <= 0)
+        continue;
+      const Column &col = columns[c];
+      auto add = [&](int32_t a, int32_t b) {
+        for (int row : hop[size_t(a) * size_t(n) + size_t(b)])
+          load[size_t(row)] += f;
+      };
+      if (col.relay < 0)
+        add(col.s, col.d);
+      else {
+        add(col.s, col.relay);
+        add(col.relay, col.d);
+      }
+    }
+    int named = 0;
+    for (size_t row = 0; row < load.size(); ++row)
+      if (load[row] / capacity[row] >= (1 - 1e-6) * T && named < 3) {
+        const topo::Link &link = topology.link(linkOf[row]);
+        flows->busiest += std::string(named++ ? ", " : "") +
+                          topology.device(link.src).name + " -> " +
+                          topology.device(link.dst).name;
+      }
+  }
+  // Shares per pair, rounded to units (largest remainder).
+  flows->paths.assign(size_t(n) * size_t(n), {});
+  size_t c = 0;
+  for (int32_t s = 0; s < n; ++s)
+    for (int32_t d = 0; d < n; ++d) {
+      if (s == d)
+        continue;
+      std::vector<FlowPath> mine;
+      for (; c < columns.size() && columns[c].s == s && columns[c].d == d;
+           ++c) {
+        double f = std::max(0.0, x[c + 1]);
+        if (f > 1e-9)
+          mine.push_back({columns[c].relay, f, 0});
+      }
+      double sum = 0;
+      for (const FlowPath &p : mine)
+        sum += p.share;
+      int left = flows->units;
+      std::vector<double> remainder(mine.size());
+      for (size_t i = 0; i < mine.size(); ++i) {
+        mine[i].share /= sum;
+        double want = mine[i].share * flows->units;
+        mine[i].units = std::min(left, int(std::floor(want)));
+        left -= mine[i].units;
+        remainder[i] = want - mine[i].units;
+      }
+      std::vector<size_t> order(mine.size());
+      std::iota(order.begin(), order.end(), 0);
+      std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+        return remainder[a] > remainder[b];
+      });
+      for (size_t i = 0; left > 0; i = (i + 1) % mine.size(), --left)
+        ++mine[order[i]].units;
+      std::vector<FlowPath> kept;
+      for (const FlowPath &p : mine)
+        if (p.units > 0)
+          kept.push_back(p);
+      std::stable_sort(kept.begin(), kept.end(),
+                       [](const FlowPath &a, const FlowPath &b) {
+                         return a.relay < b.relay;
+                       });
+      flows->paths[size_t(s) * size_t(n) + size_t(d)] = std::move(kept);
+    }
+  return true;
+}
+
+std::string describeFlows(const AllToAllFlows &f) {
+  char line[512];
+  int relayed = 0, total = 0;
+  for (const std::vector<FlowPath> &paths : f.paths)
+    for (const FlowPath &p : paths) {
+      total += p.units;
+      if (p.relay >= 0)
+        relayed += p.units;
+    }
+  std::snprintf(line, sizeof line,
+                "all_to_all flows: a part moves at %.2f GB/s on the most "
+                "loaded link (%s), %.2fx its direct routes' %.2f GB/s and "
+                "%.1f%% of the %.2f GB/s that any relays could reach; "
+                "%d of %d units relayed through a GPU\n",
+                f.partRate / 1e9, f.busiest.c_str(),
+                f.directPartRate > 0 ? f.partRate / f.directPartRate : 0,
+                f.directPartRate / 1e9,
+                f.boundPartRate > 0 ? 100 * f.partRate / f.boundPartRate : 0,
+                f.boundPartRate / 1e9, relayed, total);
+  std::string out = line;
+  for (int32_t s = 0; s < f.ranks; ++s)
+    for (int32_t d = 0; d < f.ranks; ++d) {
+      const std::vector<FlowPath> &paths =
+          f.paths[size_t(s) * size_t(f.ranks) + size_t(d)];
+      if (s == d || (paths.size() == 1 && paths[0].relay < 0))
+        continue;
+      out += "  " + std::to_string(s) + "->" + std::to_string(d) + ":";
+      for (const FlowPath &p : paths)
+        out += " " + std::to_string(p.units) + "/" + std::to_string(f.units) +
+               (p.relay < 0 ? " direct" : " via " + std::to_string(p.relay));
+      out += "\n";
+    }
+  return out;
+}
+
+namespace {
+
+/// Colours of the complete graph K_n, a proper edge colouring (the round
+/// robin of a tournament; an odd n gets a dummy rank): pair {a, b}'s colour.
+int pairColour(int32_t n, int32_t a, int32_t b) {
+  int32_t m = n % 2 == 0 ? n : n + 1; // vertices, even
+  auto colour = [&](int32_t i, int32_t j) {
+    if (j == m - 1)
+      return (2 * i) % (m - 1);
+    if (i == m - 1)
+      return (2 * j) % (m - 1);
+    return (i + j) % (m - 1);
+  };
+  return colour(a, b);
+}
+int colours(int32_t n) { return n % 2 == 0 ? n - 1 : n; }
+
+std::string expr(const std::vector<std::string> &terms) {
+  std::string out;
+  for (const std::string &t : terms)
+    if (!t.empty() && t != "0")
+      out += (out.empty() ? "" : " + ") + t;
+  if (out.empty())
+    return "0";
+  return out.find(' ') == std::string::npos ? out : "\"" + out + "\"";
+}
+
+} // namespace
+
+int allToAllChannels(int32_t ranks) { return 2 * colours(ranks) + 1; }
+
+std::string allToAllScheduleText(const AllToAllFlows &f,
+                                 const std::string &symbol,
+                                 const std::string &algorithm) {
+  const int32_t n = f.ranks;
+  const int U = f.units;
+  const int m = colours(n);
+  const int copyChannel = 2 * m;
+  // A connection's channel: its pair's colour, the other direction offset.
+  auto channel = [&](int32_t from, int32_t to) {
+    return pairColour(n, from, to) + (from < to ? 0 : m);
+  };
+  const std::string unit = U == 1 ? "k" : "(k floordiv " + std::to_string(U) + ")";
+  auto unitsOf = [&](int u) -> std::string {
+    if (u == 0)
+      return "";
+    return u == 1 ? unit : unit + " * " + std::to_string(u);
+  };
+  auto partOf = [&](int32_t part) -> std::string {
+    return part == 0 ? "" : std::to_string(part) + " * k";
+  };
+  // Every transfer of a unit: one send and its recv, ordered on their
+  // connection by (round, hop, s, d, relay).
+  struct Transfer {
+    std::tuple<int, int, int32_t, int32_t, int32_t> key;
+    int32_t from, to;
+    std::string src, dst;
+    int dependsOn = -1; ///< the transfer whose recv this send waits for
+    int sendIndex = -1, recvIndex = -1;
+  };
+  std::vector<Transfer> transfers;
+  std::vector<int> scratch(size_t(n), 0); // units of scratch per rank
+  for (int32_t s = 0; s < n; ++s)
+    for (int32_t d = 0; d < n; ++d) {
+      if (s == d)
+        continue;
+      int before = 0;
+      for (const FlowPath &p : f.paths[size_t(s) * size_t(n) + size_t(d)]) {
+        for (int q = 0; q < p.units; ++q) {
+          int u = before + q;
+          std::string in = "input[" + expr({partOf(d), unitsOf(u)}) + "]";
+          std::string out = "output[" + expr({partOf(s), unitsOf(u)}) + "]";
+          if (p.relay < 0) {
+            transfers.push_back({{q, 0, s, d, -1}, s, d, in, out});
+            continue;
+          }
+          std::string slot =
+              "scratch[" + expr({unitsOf(scratch[size_t(p.relay)]++)}) + "]";
+          transfers.push_back({{q, 0, s, d, p.relay}, s, p.relay, in, slot});
+          Transfer second{{q + 1, 1, s, d, p.relay}, p.relay, d, slot, out};
+          second.dependsOn = int(transfers.size()) - 1;
+          transfers.push_back(second);
+        }
+        before += p.units;
+      }
+    }
+  // Per connection, in key order: positions on both ends' channel.
+  std::map<std::pair<int32_t, int32_t>, std::vector<int>> connections;
+  for (size_t t = 0; t < transfers.size(); ++t)
+    connections[{transfers[t].from, transfers[t].to}].push_back(int(t));
+  for (auto &[pairKey, list] : connections) {
+    std::stable_sort(list.begin(), list.end(), [&](int a, int b) {
+      return transfers[size_t(a)].key < transfers[size_t(b)].key;
+    });
+    for (size_t i = 0; i < list.size(); ++i) {
+      transfers[size_t(list[i])].sendIndex = int(i);
+      transfers[size_t(list[i])].recvIndex = int(i);
+    }
+  }
+  const std::string count = U == 1 ? "k" : "\"k floordiv " + std::to_string(U) + "\"";
+  std::vector<std::map<int, std::string>> bodies(static_cast<size_t>(n));
+  for (auto &[pairKey, list] : connections) {
+    auto [from, to] = pairKey;
+    int ch = channel(from, to);
+    std::string &sends = bodies[size_t(from)][ch];
+    std::string &recvs = bodies[size_t(to)][ch];
+    for (int t : list) {
+      const Transfer &x = transfers[size_t(t)];
+      std::string after;
+      if (x.dependsOn >= 0) {
+        const Transfer &first = transfers[size_t(x.dependsOn)];
+        after = " after = [(channel " +
+                std::to_string(channel(first.from, first.to)) + ", index " +
+                std::to_string(first.recvIndex) + ")]";
+      }
+      sends += "      sched.send to " + std::to_string(to) + " src = " + x.src +
+               " count = " + count + after + "\n";
+      recvs += "      sched.recv from " + std::to_string(from) +
+               " dst = " + x.dst + " count = " + count + "\n";
+    }
+  }
+  int most = 0;
+  for (int s : scratch)
+    most = std::max(most, s);
+  std::string summary = describeFlows(f);
+  summary = summary.substr(0, summary.find('\n'));
+  std::string out = "sched.schedule @" + symbol +
+                    " collective = all_to_all algorithm = \"" + algorithm +
+                    "\" group_size = " + std::to_string(n) + "\n";
+  out += "    attributes {collc.chunk_unit = " + std::to_string(U) +
+         " : i64, collc.volume = \"(n-1)/n M and the relayed units again\", "
+         "collc.steps = \"2\"}\n";
+  if (most > 0)
+    out += "    scratch = " + expr({unitsOf(most)}) + "\n";
+  out += "    description = \"synthesized: " + summary + "\" {\n";
+  for (int32_t r = 0; r < n; ++r) {
+    bodies[size_t(r)][copyChannel] +=
+        "      sched.copy src = input[" + expr({partOf(r)}) + "] dst = output[" +
+        expr({partOf(r)}) + "] count = k\n";
+    out += "  sched.rank " + std::to_string(r) + " {\n";
+    for (const auto &[ch, text] : bodies[size_t(r)])
+      out += "    sched.channel " + std::to_string(ch) + " {\n" + text +
+             "    }\n";
+    out += "  }\n";
+  }
+  return out + "}\n";
+}
+
+} // namespace collc::synth
