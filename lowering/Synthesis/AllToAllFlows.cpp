@@ -22,7 +22,8 @@ constexpr double kGB = 1e9;
 
 bool planAllToAll(const topo::Topology &topology, RouteMemo &routes,
                   const std::vector<topo::DeviceId> &gpus, int units,
-                  AllToAllFlows *flows, std::string *error) {
+                  const std::vector<int64_t> &demand, AllToAllFlows *flows,
+                  std::string *error) {
   *flows = AllToAllFlows();
   const int32_t n = int32_t(gpus.size());
   if (n < 2 || n > kMaxAllToAllRanks) {
@@ -42,6 +43,22 @@ bool planAllToAll(const topo::Topology &topology, RouteMemo &routes,
     }
   flows->ranks = n;
   flows->units = std::max(1, units);
+  if (!demand.empty() && demand.size() != size_t(n) * size_t(n)) {
+    *error = "all_to_all_v's send counts are " + std::to_string(demand.size()) +
+             " entries, not " + std::to_string(n) + " x " + std::to_string(n);
+    return false;
+  }
+  // Each pair's demand in parts of the largest (1 for all_to_all).
+  for (int64_t c : demand)
+    flows->largest = std::max(flows->largest, c);
+  auto weight = [&](int32_t s, int32_t d) {
+    if (demand.empty())
+      return 1.0;
+    return flows->largest > 0
+               ? double(demand[size_t(s) * size_t(n) + size_t(d)]) /
+                     double(flows->largest)
+               : 0.0;
+  };
 
   // LP rows: the links (load - c T <= 0), then a row per pair (sum = 1).
   std::unordered_map<topo::LinkId, int> rowOf;
@@ -101,6 +118,8 @@ bool planAllToAll(const topo::Topology &topology, RouteMemo &routes,
       for (int32_t v = -1; v < n; ++v) {
         if (v == s || v == d)
           continue;
+        if (v >= 0 && weight(s, d) <= 0)
+          continue; // an empty part goes directly
         std::map<int, double> load;
         if (v < 0)
           for (int row : hop[size_t(s) * size_t(n) + size_t(d)])
@@ -114,9 +133,12 @@ bool planAllToAll(const topo::Topology &topology, RouteMemo &routes,
         rows.clear();
         values.clear();
         double length = 0;
+        const double w = weight(s, d);
         for (auto [row, count] : load) {
+          if (w <= 0)
+            break;
           rows.push_back(row);
-          values.push_back(count);
+          values.push_back(count * w);
           length += count;
         }
         rows.push_back(links + pair);
@@ -149,11 +171,16 @@ bool planAllToAll(const topo::Topology &topology, RouteMemo &routes,
     mcf.resize(links + conservation, 0);
     for (int row = 0; row < links; ++row)
       mcf.setRowBounds(row, -COIN_DBL_MAX, 0);
-    for (int32_t src = 0; src < n; ++src)
+    for (int32_t src = 0; src < n; ++src) {
+      double out = 0;
+      for (int32_t w = 0; w < n; ++w)
+        if (w != src)
+          out += weight(src, w);
       for (int32_t w = 0; w < n; ++w) {
-        double net = w == src ? -(n - 1) : 1; // in - out
+        double net = w == src ? -out : weight(src, w); // in - out
         mcf.setRowBounds(links + src * n + w, net, net);
       }
+    }
     std::vector<int> all(static_cast<size_t>(links));
     std::iota(all.begin(), all.end(), 0);
     std::vector<double> minus(capacity.size());
@@ -193,7 +220,7 @@ bool planAllToAll(const topo::Topology &topology, RouteMemo &routes,
       for (int32_t d = 0; d < n; ++d)
         if (s != d)
           for (int row : hop[size_t(s) * size_t(n) + size_t(d)])
-            load[size_t(row)] += 1;
+            load[size_t(row)] += weight(s, d);
     double worst = 0;
     for (size_t row = 0; row < load.size(); ++row)
       worst = std::max(worst, load[row] / capacity[row]);
@@ -203,10 +230,10 @@ bool planAllToAll(const topo::Topology &topology, RouteMemo &routes,
   {
     std::vector<double> load(capacity.size(), 0);
     for (size_t c = 0; c < columns.size(); ++c) {
-      double f = x[c + 1];
+      const Column &col = columns[c];
+      double f = x[c + 1] * weight(col.s, col.d);
       if (f <= 0)
         continue;
-      const Column &col = columns[c];
       auto add = [&](int32_t a, int32_t b) {
         for (int row : hop[size_t(a) * size_t(n) + size_t(b)])
           load[size_t(row)] += f;
@@ -340,6 +367,7 @@ std::string expr(const std::vector<std::string> &terms) {
 int allToAllChannels(int32_t ranks) { return 2 * colours(ranks) + 1; }
 
 std::string allToAllScheduleText(const AllToAllFlows &f,
+                                 const std::string &collective,
                                  const std::string &symbol,
                                  const std::string &algorithm) {
   const int32_t n = f.ranks;
@@ -350,7 +378,8 @@ std::string allToAllScheduleText(const AllToAllFlows &f,
   auto channel = [&](int32_t from, int32_t to) {
     return pairColour(n, from, to) + (from < to ? 0 : m);
   };
-  const std::string unit = U == 1 ? "k" : "(k floordiv " + std::to_string(U) + ")";
+  const std::string unit =
+      U == 1 ? "k" : "(k floordiv " + std::to_string(U) + ")";
   auto unitsOf = [&](int u) -> std::string {
     if (u == 0)
       return "";
@@ -407,7 +436,8 @@ std::string allToAllScheduleText(const AllToAllFlows &f,
       transfers[size_t(list[i])].recvIndex = int(i);
     }
   }
-  const std::string count = U == 1 ? "k" : "\"k floordiv " + std::to_string(U) + "\"";
+  const std::string count =
+      U == 1 ? "k" : "\"k floordiv " + std::to_string(U) + "\"";
   std::vector<std::map<int, std::string>> bodies(static_cast<size_t>(n));
   for (auto &[pairKey, list] : connections) {
     auto [from, to] = pairKey;
@@ -435,8 +465,8 @@ std::string allToAllScheduleText(const AllToAllFlows &f,
   std::string summary = describeFlows(f);
   summary = summary.substr(0, summary.find('\n'));
   std::string out = "sched.schedule @" + symbol +
-                    " collective = all_to_all algorithm = \"" + algorithm +
-                    "\" group_size = " + std::to_string(n) + "\n";
+                    " collective = " + collective + " algorithm = \"" +
+                    algorithm + "\" group_size = " + std::to_string(n) + "\n";
   out += "    attributes {collc.chunk_unit = " + std::to_string(U) +
          " : i64, collc.volume = \"(n-1)/n M and the relayed units again\", "
          "collc.steps = \"2\"}\n";
@@ -444,13 +474,13 @@ std::string allToAllScheduleText(const AllToAllFlows &f,
     out += "    scratch = " + expr({unitsOf(most)}) + "\n";
   out += "    description = \"synthesized: " + summary + "\" {\n";
   for (int32_t r = 0; r < n; ++r) {
-    bodies[size_t(r)][copyChannel] +=
-        "      sched.copy src = input[" + expr({partOf(r)}) + "] dst = output[" +
-        expr({partOf(r)}) + "] count = k\n";
+    bodies[size_t(r)][copyChannel] += "      sched.copy src = input[" +
+                                      expr({partOf(r)}) + "] dst = output[" +
+                                      expr({partOf(r)}) + "] count = k\n";
     out += "  sched.rank " + std::to_string(r) + " {\n";
     for (const auto &[ch, text] : bodies[size_t(r)])
-      out += "    sched.channel " + std::to_string(ch) + " {\n" + text +
-             "    }\n";
+      out +=
+          "    sched.channel " + std::to_string(ch) + " {\n" + text + "    }\n";
     out += "  }\n";
   }
   return out + "}\n";

@@ -1,11 +1,12 @@
 //===- AllToAllFlows.h - all_to_all over several paths per pair -*- C++ -*-===//
 //
-// Synthesis for all_to_all: every rank s sends part d of its input to every
-// rank d, and a pair's part may go directly (the runtime's route from s to
-// d) or through one relay GPU v (s -> v, v -> d, each the runtime's route;
-// v receives the piece and forwards it, explicitly, as NCCL's PXN does).
-// The share of each path minimizes the most loaded link (a multi-commodity
-// flow over these paths, an LP solved by COIN-OR CLP):
+// Synthesis for all_to_all (and a static all_to_all_v, its parts sized by
+// the send counts): every rank s sends part d of its input to every rank d, and
+// a pair's part may go directly (the runtime's route from s to d) or through
+// one relay GPU v (s -> v, v -> d, each the runtime's route; v receives the
+// piece and forwards it, explicitly, as NCCL's PXN does). The share of each
+// path minimizes the most loaded link (a multi-commodity flow over these paths,
+// an LP solved by COIN-OR CLP):
 //
 //     min T  s.t.  sum_p f(s,d,p) = 1                 for every pair (s, d)
 //                  sum f(s,d,p) n_p(l) <= T c(l)       for every link l
@@ -49,6 +50,9 @@ struct AllToAllFlows {
   /// No schedule over the runtime's routes, with any relays, moves a part
   /// faster (a multi-commodity flow's optimum; 0 where it did not solve).
   double boundPartRate = 0;
+  /// all_to_all_v: the largest send count, the part whose bytes the rates
+  /// move (0 for all_to_all: every part).
+  int64_t largest = 0;
   /// The links the optimum fills, by device names ("a -> b").
   std::string busiest;
 };
@@ -62,9 +66,13 @@ constexpr int32_t kMaxAllToAllRanks = 16;
 /// routes of `routes`, shares rounded to `units` per part. False with
 /// `error` set when the group is too small, too large, has duplicates, a
 /// pair has no route, or the LP fails.
+/// `demand`: all_to_all_v's n*n send counts, row-major by sender (empty:
+/// all_to_all, every part the same); rates are then those of the largest
+/// part (AllToAllFlows::largest).
 bool planAllToAll(const topo::Topology &topology, RouteMemo &routes,
                   const std::vector<topo::DeviceId> &gpus, int units,
-                  AllToAllFlows *flows, std::string *error);
+                  const std::vector<int64_t> &demand, AllToAllFlows *flows,
+                  std::string *error);
 
 /// The plan as text: the optimum against the direct routes', then every
 /// pair's relayed shares.
@@ -74,7 +82,10 @@ std::string describeFlows(const AllToAllFlows &flows);
 int allToAllChannels(int32_t ranks);
 
 /// The explicit sched.schedule of `flows`.
+/// `collective`: "all_to_all" or "all_to_all_v" (the same program; the
+/// parts' sizes follow the op's send counts).
 std::string allToAllScheduleText(const AllToAllFlows &flows,
+                                 const std::string &collective,
                                  const std::string &symbol,
                                  const std::string &algorithm);
 

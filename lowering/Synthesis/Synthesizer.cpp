@@ -26,7 +26,10 @@ PackingKey Synthesizer::keyOf(const lowering::LoweredCollective &l) {
   int32_t root = 0;
   if (auto attr = l.op->getAttrOfType<mlir::IntegerAttr>("root"))
     root = int32_t(attr.getInt());
-  return PackingKey{int(l.collective), l.layout.meshRanks, root};
+  return PackingKey{int(l.collective), l.layout.meshRanks, root,
+                    l.collective == sched::Collective::AllToAllV
+                        ? l.expand.sendCounts
+                        : std::vector<int64_t>()};
 }
 
 bool Synthesizer::groupGpus(const lowering::LoweredCollective &l,
@@ -127,7 +130,8 @@ Synthesizer::candidates(const lowering::LoweredCollective &l) {
   const bool forests = l.collective == Collective::AllGather ||
                        l.collective == Collective::ReduceScatter ||
                        l.collective == Collective::AllReduce;
-  const bool flows = l.collective == Collective::AllToAll;
+  const bool flows = l.collective == Collective::AllToAll ||
+                     l.collective == Collective::AllToAllV;
   if (!trees && !forests && !flows)
     return {};
   const int32_t n = l.layout.size;
@@ -169,13 +173,23 @@ Synthesizer::candidates(const lowering::LoweredCollective &l) {
             e.remark = true;
             return;
           }
-          e.ok = planAllToAll(topology_, *routes_, gpus, kAllToAllUnits,
+          const std::vector<int64_t> &counts = std::get<3>(key);
+          if (l.collective == Collective::AllToAllV &&
+              counts.size() != gpus.size() * gpus.size()) {
+            e.why = "all_to_all_v's send counts are known only at run time "
+                    "(flows are planned for static counts)";
+            e.remark = true;
+            return;
+          }
+          e.ok = planAllToAll(topology_, *routes_, gpus, kAllToAllUnits, counts,
                               &e.flows, &e.why);
         });
     if (!planned.ok)
       return refuse(planned);
     made.flows = &planned.flows;
-    text = allToAllScheduleText(planned.flows, symbol, "synthesized_flows");
+    text =
+        allToAllScheduleText(planned.flows, sched::collectiveName(l.collective),
+                             symbol, "synthesized_flows");
   } else if (trees) {
     const PackingMemo::Entry &packed =
         entryOf(key, [&](PackingMemo::Entry &e) { pack(l, key, e); });
@@ -186,7 +200,7 @@ Synthesizer::candidates(const lowering::LoweredCollective &l) {
   } else {
     auto forestOf = [&](Collective kind,
                         TreeDirection direction) -> const PackingMemo::Entry & {
-      PackingKey k{int(kind), l.layout.meshRanks, 0};
+      PackingKey k{int(kind), l.layout.meshRanks, 0, {}};
       return entryOf(
           k, [&](PackingMemo::Entry &e) { packForestOf(l, direction, e); });
     };
@@ -281,21 +295,29 @@ double Synthesizer::routedBoundSeconds(const lowering::LoweredCollective &l,
     payload = bytes / l.layout.size;
     what = "trees to every rank, each part M/N";
   }
-  if (l.collective == sched::Collective::AllToAll && m.flows &&
-      m.flows->boundPartRate > 0) {
+  if ((l.collective == sched::Collective::AllToAll ||
+       l.collective == sched::Collective::AllToAllV) &&
+      m.flows && m.flows->boundPartRate > 0) {
     rate = m.flows->boundPartRate;
-    payload = bytes / l.layout.size;
+    // all_to_all_v: the rates move the largest part.
+    payload = m.flows->largest > 0
+                  ? double(m.flows->largest) * double(l.elementBytes)
+                  : bytes / l.layout.size;
   }
   if (rate <= 0)
     return 0;
-  const bool flows = l.collective == sched::Collective::AllToAll;
+  const bool flows = l.collective == sched::Collective::AllToAll ||
+                     l.collective == sched::Collective::AllToAllV;
   double shown = payload >= 1e9 ? payload / 1e9 : payload / 1e6;
   const char *unit = payload >= 1e9 ? "GB" : "MB";
   if (flows)
     std::snprintf(text, sizeof text,
                   "routes: no schedule over the runtime's routes, relaying "
-                  "through any GPUs, moves each part M/N = %.3g %s faster "
-                  "than %.4g GB/s (a multi-commodity flow's optimum)",
+                  "through any GPUs, moves %s = %.3g %s faster than %.4g "
+                  "GB/s (a multi-commodity flow's optimum)",
+                  l.collective == sched::Collective::AllToAllV
+                      ? "the largest part"
+                      : "each part M/N",
                   shown, unit, rate / 1e9);
   else
     std::snprintf(text, sizeof text,

@@ -40,8 +40,10 @@ constexpr int32_t kMaxSynthesisRanks = 128;
 /// Units an all_to_all part is split into among its paths.
 constexpr int kAllToAllUnits = 8;
 
-/// (collective, the group's mesh ranks, root): what a packing depends on.
-using PackingKey = std::tuple<int, std::vector<int32_t>, int32_t>;
+/// (collective, the group's mesh ranks, root, all_to_all_v's send counts):
+/// what a packing depends on.
+using PackingKey =
+    std::tuple<int, std::vector<int32_t>, int32_t, std::vector<int64_t>>;
 
 /// Packings remembered across the compiles of one topology: a sweep's sizes
 /// share them (a packing does not depend on the size), as they share the
