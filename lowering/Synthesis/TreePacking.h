@@ -22,8 +22,8 @@
 // topology graph (switches and GPUs forward): the minimum over the group's
 // GPUs of the max-flow from the root (broadcast) or to it (reduce).
 //
-// docs/synthesis.md describes the method; lowering into sched programs is
-// not done yet (issue 21).
+// docs/synthesis.md describes the method; TreeSchedule.h writes a packing
+// as a sched program.
 //
 //===----------------------------------------------------------------------===//
 #ifndef COLLC_LOWERING_SYNTHESIS_TREEPACKING_H
