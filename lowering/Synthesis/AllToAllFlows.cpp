@@ -2,6 +2,7 @@
 #include "lowering/Synthesis/AllToAllFlows.h"
 
 #include "compiler/Routing/RouteMemo.h"
+#include "lowering/Synthesis/PackingGraph.h"
 
 #include <ClpSimplex.hpp>
 
@@ -10,7 +11,6 @@
 #include <cstdio>
 #include <map>
 #include <numeric>
-#include <set>
 #include <tuple>
 #include <unordered_map>
 
@@ -32,15 +32,8 @@ bool planAllToAll(const topo::Topology &topology, RouteMemo &routes,
              std::to_string(n) + " (a channel per pair of ranks)";
     return false;
   }
-  std::set<topo::DeviceId> seen;
-  for (topo::DeviceId d : gpus)
-    if (d < 0 || size_t(d) >= topology.devices().size() ||
-        topology.device(d).kind != topo::DeviceKind::Gpu ||
-        !seen.insert(d).second) {
-      *error = "the group's devices must be distinct GPUs of topology '" +
-               topology.name() + "'";
-      return false;
-    }
+  if (!checkGroup(topology, gpus, error))
+    return false;
   flows->ranks = n;
   flows->units = std::max(1, units);
   if (!demand.empty() && demand.size() != size_t(n) * size_t(n)) {

@@ -1,5 +1,6 @@
 //===- ForestSchedule.cpp - all-roots tree packings as sched schedules ----===//
 #include "lowering/Synthesis/ForestSchedule.h"
+#include "lowering/Synthesis/TreeSchedule.h"
 
 #include <algorithm>
 #include <cmath>
@@ -331,31 +332,13 @@ const char *modeName(ForestChannelMode mode) {
 
 EdgeChannels edgeChannels(const ForestPacking &p) {
   EdgeChannels out;
-  const int32_t n = p.ranks;
-  out.edge.assign(p.trees.size(), std::vector<int>(size_t(n), -1));
-  std::vector<std::vector<bool>> used(static_cast<size_t>(n));
-  auto taken = [&](int32_t r, int id) {
-    return size_t(id) < used[size_t(r)].size() && used[size_t(r)][size_t(id)];
-  };
-  auto take = [&](int32_t r, int id) {
-    if (used[size_t(r)].size() <= size_t(id))
-      used[size_t(r)].resize(size_t(id) + 1, false);
-    used[size_t(r)][size_t(id)] = true;
-  };
-  for (size_t t = 0; t < p.trees.size(); ++t)
-    for (int32_t c = 0; c < n; ++c) {
-      int32_t up = p.trees[t].parent[size_t(c)];
-      if (up < 0)
-        continue;
-      int id = 0;
-      while (taken(up, id) || taken(c, id))
-        ++id;
-      take(up, id);
-      take(c, id);
-      out.edge[t][size_t(c)] = id;
-    }
-  for (int32_t r = 0; r < n; ++r)
-    out.most = std::max(out.most, int(used[size_t(r)].size()));
+  std::vector<const std::vector<int32_t> *> parents;
+  for (const ForestTree &tree : p.trees)
+    parents.push_back(&tree.parent);
+  std::vector<std::vector<bool>> used;
+  out.edge = colourTreeEdges(parents, p.ranks, &used);
+  for (const std::vector<bool> &ids : used)
+    out.most = std::max(out.most, int(ids.size()));
   return out;
 }
 

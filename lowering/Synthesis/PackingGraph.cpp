@@ -20,6 +20,20 @@ struct PackingGraph::Lemon {
   lemon::ListDigraph::ArcMap<double> cost{g};
 };
 
+bool checkGroup(const topo::Topology &topology,
+                const std::vector<topo::DeviceId> &gpus, std::string *error) {
+  std::set<topo::DeviceId> seen;
+  for (topo::DeviceId d : gpus)
+    if (d < 0 || size_t(d) >= topology.devices().size() ||
+        topology.device(d).kind != topo::DeviceKind::Gpu ||
+        !seen.insert(d).second) {
+      *error = "the group's devices must be distinct GPUs of topology '" +
+               topology.name() + "'";
+      return false;
+    }
+  return true;
+}
+
 PackingGraph::PackingGraph() = default;
 PackingGraph::~PackingGraph() = default;
 
@@ -32,15 +46,8 @@ bool PackingGraph::build(const topo::Topology &topology, RouteMemo &routes,
              std::to_string(n_);
     return false;
   }
-  std::set<topo::DeviceId> seen;
-  for (topo::DeviceId d : gpus)
-    if (d < 0 || size_t(d) >= topology.devices().size() ||
-        topology.device(d).kind != topo::DeviceKind::Gpu ||
-        !seen.insert(d).second) {
-      *error = "the group's devices must be distinct GPUs of topology '" +
-               topology.name() + "'";
-      return false;
-    }
+  if (!checkGroup(topology, gpus, error))
+    return false;
   std::unordered_map<topo::LinkId, int> rowOf;
   capacity_.clear();
   arcs_.clear();
@@ -81,7 +88,7 @@ bool PackingGraph::build(const topo::Topology &topology, RouteMemo &routes,
 }
 
 double PackingGraph::cheapest(const std::vector<double> &price, int32_t root,
-                              std::vector<int32_t> *parent) {
+                              std::vector<int32_t> *parent, bool shallow) {
   // Ties (equal prices, many of them zero) go to shallow trees of short
   // routes: each arc also costs a tiny amount per link from the root to its
   // parent and across itself, far below any price that differs.
@@ -94,7 +101,7 @@ double PackingGraph::cheapest(const std::vector<double> &price, int32_t root,
     scale = std::max(scale, c);
   }
   const double tiny = (scale > 0 ? scale : 1.0) * 1e-7;
-  for (size_t a = 0; a < arcs_.size(); ++a) {
+  for (size_t a = 0; shallow && a < arcs_.size(); ++a) {
     const Arc &arc = arcs_[a];
     size_t depth = arc.rows.size();
     if (arc.parent != root)

@@ -22,6 +22,10 @@ namespace collc::synth {
 /// stay near 1.
 constexpr double kRateUnit = 1e9;
 
+/// Whether `gpus` are distinct GPUs of `topology`; else `error` says so.
+bool checkGroup(const topo::Topology &topology,
+                const std::vector<topo::DeviceId> &gpus, std::string *error);
+
 class PackingGraph {
 public:
   /// Checks the group (at least 2 distinct GPUs of `topology`) and routes
@@ -39,10 +43,10 @@ public:
   const std::vector<double> &capacity() const { return capacity_; }
 
   /// The arborescence from `root` of least total price (`price` per row),
-  /// ties broken towards shallow trees over short routes: its parent vector
-  /// and price, or -1 where some rank is unreachable.
+  /// with `shallow` ties broken towards shallow trees over short routes:
+  /// its parent vector and price, or -1 where some rank is unreachable.
   double cheapest(const std::vector<double> &price, int32_t root,
-                  std::vector<int32_t> *parent);
+                  std::vector<int32_t> *parent, bool shallow = true);
   /// A tree's column: the rows its edges cross and how many edges cross
   /// each.
   void column(const std::vector<int32_t> &parent, std::vector<int> *rows,

@@ -2,10 +2,10 @@
 #include "lowering/Synthesis/TreePacking.h"
 
 #include "compiler/Routing/RouteMemo.h"
+#include "lowering/Synthesis/PackingGraph.h"
 
 #include <ClpSimplex.hpp>
 #include <lemon/list_graph.h>
-#include <lemon/min_cost_arborescence.h>
 #include <lemon/preflow.h>
 
 #include <algorithm>
@@ -14,22 +14,12 @@
 #include <limits>
 #include <map>
 #include <set>
-#include <unordered_map>
 
 namespace collc::synth {
 
 namespace {
 
-/// Capacities and rates in the LP are in GB/s, so that its coefficients
-/// stay near 1.
-constexpr double kUnit = 1e9;
-
-/// One candidate tree edge: parent -> child in the arborescence, and the
-/// links (as LP rows) its data crosses.
-struct Arc {
-  int32_t parent = 0, child = 0;
-  std::vector<int> rows;
-};
+constexpr double kUnit = kRateUnit;
 
 /// Edmonds: the minimum over the group of the max-flow between the root and
 /// each GPU on the topology graph (every device forwards).
@@ -90,98 +80,22 @@ bool packTrees(const topo::Topology &topology, RouteMemo &routes,
              " is not a rank of the group of " + std::to_string(n);
     return false;
   }
-  std::set<topo::DeviceId> seen;
-  for (topo::DeviceId d : gpus)
-    if (d < 0 || size_t(d) >= topology.devices().size() ||
-        topology.device(d).kind != topo::DeviceKind::Gpu ||
-        !seen.insert(d).second) {
-      *error = "the group's devices must be distinct GPUs of topology '" +
-               topology.name() + "'";
-      return false;
-    }
-
-  // Candidate edges: every ordered pair (no edge into the root), each with
-  // the links its route crosses.
-  std::unordered_map<topo::LinkId, int> rowOf;
-  std::vector<double> rowCapacity;
-  std::vector<Arc> arcs;
-  arcs.reserve(size_t(n) * size_t(n - 1));
-  std::vector<int> arcOf(size_t(n) * size_t(n), -1); ///< [parent * n + child]
-  for (int32_t u = 0; u < n; ++u)
-    for (int32_t v = 0; v < n; ++v) {
-      if (u == v || v == root)
-        continue;
-      Arc arc;
-      arc.parent = u;
-      arc.child = v;
-      RouteMemo::Path path =
-          direction == TreeDirection::FromRoot
-              ? routes.path(gpus[size_t(u)], gpus[size_t(v)])
-              : routes.path(gpus[size_t(v)], gpus[size_t(u)]);
-      if (path.count == 0) {
-        *error = "no route between " + topology.device(gpus[size_t(u)]).name +
-                 " and " + topology.device(gpus[size_t(v)]).name;
-        return false;
-      }
-      for (uint32_t i = 0; i < path.count; ++i) {
-        topo::LinkId l = path.links[i];
-        auto [it, fresh] = rowOf.try_emplace(l, int(rowCapacity.size()));
-        if (fresh)
-          rowCapacity.push_back(topology.link(l).bandwidth / kUnit);
-        arc.rows.push_back(it->second);
-      }
-      arcOf[size_t(u) * size_t(n) + size_t(v)] = int(arcs.size());
-      arcs.push_back(std::move(arc));
-    }
-
-  lemon::ListDigraph g;
-  std::vector<lemon::ListDigraph::Node> nodes;
-  for (int32_t r = 0; r < n; ++r)
-    nodes.push_back(g.addNode());
-  std::vector<lemon::ListDigraph::Arc> lemonArcs;
-  for (const Arc &arc : arcs)
-    lemonArcs.push_back(
-        g.addArc(nodes[size_t(arc.parent)], nodes[size_t(arc.child)]));
-  lemon::ListDigraph::ArcMap<double> cost(g);
-
+  // Candidate edges: every ordered pair, each with the links its route
+  // crosses (PackingGraph; no tree takes an edge into the root).
+  PackingGraph graph;
+  if (!graph.build(topology, routes, gpus, direction, error))
+    return false;
+  const std::vector<double> &rowCapacity = graph.capacity();
   // The tree of least total price under `price` (per row): its parent
-  // vector and price.
+  // vector and price (-1: some rank unreachable). No tie-break: the first
+  // optimal arborescence LEMON finds.
   auto cheapest = [&](const std::vector<double> &price,
                       std::vector<int32_t> *parent) -> double {
-    for (size_t a = 0; a < arcs.size(); ++a) {
-      double c = 0;
-      for (int row : arcs[a].rows)
-        c += price[size_t(row)];
-      cost[lemonArcs[a]] = c;
-    }
-    lemon::MinCostArborescence<lemon::ListDigraph,
-                               lemon::ListDigraph::ArcMap<double>>
-        mca(g, cost);
-    mca.run(nodes[size_t(root)]);
-    parent->assign(size_t(n), -1);
-    for (size_t a = 0; a < arcs.size(); ++a)
-      if (mca.arborescence(lemonArcs[a]))
-        (*parent)[size_t(arcs[a].child)] = arcs[a].parent;
-    for (int32_t r = 0; r < n; ++r)
-      if (r != root && (*parent)[size_t(r)] < 0)
-        return -1;
-    return mca.arborescenceCost();
+    return graph.cheapest(price, root, parent, /*shallow=*/false);
   };
-  // A tree's column: rows and how many of its edges cross each.
   auto column = [&](const std::vector<int32_t> &parent, std::vector<int> *rows,
                     std::vector<double> *counts) {
-    std::map<int, double> load;
-    for (int32_t child = 0; child < n; ++child)
-      if (int32_t up = parent[size_t(child)]; up >= 0)
-        for (int row :
-             arcs[size_t(arcOf[size_t(up) * size_t(n) + size_t(child)])].rows)
-          load[row] += 1;
-    rows->clear();
-    counts->clear();
-    for (auto [row, count] : load) {
-      rows->push_back(row);
-      counts->push_back(count);
-    }
+    graph.column(parent, rows, counts);
   };
 
   // An LP of the link rows, maximizing the total rate of its columns.
@@ -219,11 +133,7 @@ bool packTrees(const topo::Topology &topology, RouteMemo &routes,
   // A tree's price under `y`: the sum over its edges' links.
   auto priceOf = [&](const std::vector<int32_t> &parent,
                      const std::vector<double> &y) {
-    double total = 0;
-    column(parent, &rows, &counts);
-    for (size_t i = 0; i < rows.size(); ++i)
-      total += counts[i] * y[size_t(rows[i])];
-    return total;
+    return graph.priceOf(parent, y);
   };
 
   // The first tree: cheapest by 1 / bandwidth.

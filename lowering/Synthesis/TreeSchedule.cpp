@@ -57,25 +57,24 @@ std::string written(const std::string &expression) {
 
 } // namespace
 
-TreeChannels treeChannels(const TreePacking &packing) {
-  TreeChannels channels;
-  const size_t trees = packing.trees.size();
-  const int32_t n =
-      trees == 0 ? 0 : int32_t(packing.trees.front().parent.size());
-  channels.edge.assign(trees, std::vector<int>(size_t(n), -1));
-  std::vector<std::vector<bool>> used(static_cast<size_t>(n));
+std::vector<std::vector<int>>
+colourTreeEdges(const std::vector<const std::vector<int32_t> *> &parents,
+                int32_t n, std::vector<std::vector<bool>> *used) {
+  used->assign(size_t(n), {});
   auto taken = [&](int32_t r, int id) {
-    return size_t(id) < used[size_t(r)].size() && used[size_t(r)][size_t(id)];
+    return size_t(id) < (*used)[size_t(r)].size() &&
+           (*used)[size_t(r)][size_t(id)];
   };
   auto take = [&](int32_t r, int id) {
-    if (used[size_t(r)].size() <= size_t(id))
-      used[size_t(r)].resize(size_t(id) + 1, false);
-    used[size_t(r)][size_t(id)] = true;
+    if ((*used)[size_t(r)].size() <= size_t(id))
+      (*used)[size_t(r)].resize(size_t(id) + 1, false);
+    (*used)[size_t(r)][size_t(id)] = true;
   };
-  // Greedy edge colouring: each edge the lowest id free at both ends.
-  for (size_t t = 0; t < trees; ++t)
+  std::vector<std::vector<int>> edge(parents.size(),
+                                     std::vector<int>(size_t(n), -1));
+  for (size_t t = 0; t < parents.size(); ++t)
     for (int32_t c = 0; c < n; ++c) {
-      int32_t p = packing.trees[t].parent[size_t(c)];
+      int32_t p = (*parents[t])[size_t(c)];
       if (p < 0)
         continue;
       int id = 0;
@@ -83,8 +82,24 @@ TreeChannels treeChannels(const TreePacking &packing) {
         ++id;
       take(p, id);
       take(c, id);
-      channels.edge[t][size_t(c)] = id;
+      edge[t][size_t(c)] = id;
     }
+  return edge;
+}
+
+TreeChannels treeChannels(const TreePacking &packing) {
+  TreeChannels channels;
+  const size_t trees = packing.trees.size();
+  const int32_t n =
+      trees == 0 ? 0 : int32_t(packing.trees.front().parent.size());
+  std::vector<const std::vector<int32_t> *> parents;
+  for (const PackedTree &tree : packing.trees)
+    parents.push_back(&tree.parent);
+  std::vector<std::vector<bool>> used;
+  channels.edge = colourTreeEdges(parents, n, &used);
+  auto taken = [&](int32_t r, int id) {
+    return size_t(id) < used[size_t(r)].size() && used[size_t(r)][size_t(id)];
+  };
   channels.perRank.assign(size_t(n), 0);
   for (int32_t r = 0; r < n; ++r) {
     for (bool u : used[size_t(r)])

@@ -52,6 +52,13 @@ struct TreeChannels {
 };
 TreeChannels treeChannels(const TreePacking &packing);
 
+/// The greedy colouring behind it: edge p -> c of tree t (parents[t][c] =
+/// p, -1 at a root) gets the lowest id free at both p and c. Returns
+/// [tree][child] the ids (-1 at roots); `used`, per rank, the ids it took.
+std::vector<std::vector<int>>
+colourTreeEdges(const std::vector<const std::vector<int32_t> *> &parents,
+                int32_t ranks, std::vector<std::vector<bool>> *used);
+
 /// The schedule's text: `sched.schedule @SYMBOL collective = broadcast |
 /// reduce algorithm = "ALGORITHM" group_size = N root = ROOT` with
 /// attributes collc.chunk_unit, collc.volume, collc.steps and collc.synthesis
