@@ -1,0 +1,47 @@
+// One-shot reduce-scatter: every rank sends part (r + d) mod n of its input
+// straight to rank (r + d) mod n at once (peer d: send that part, receive
+// part r of rank (r - d) mod n into scratch slot d - 1, on up to
+// `channels` channels), copies its own part to its output, and combines
+// the n - 1 arrivals in one pass (a reduce with fanin n - 1, after every
+// channel's last receive). One transfer latency and one combine whatever n, where direct
+// (8 channels) adds its arrivals one by one: for small messages.
+// Each part is one transfer of k chunks (k only sets chunk sizes).
+// Channels: min(n - 1, channels) + 1 per rank: peer d on channel
+// ((d - 1) mod channels) + 1, one after another on a channel.
+// Bytes sent per rank: (n-1)/n M (M = input bytes of a rank, n parts).
+// Steps: 1, then one combine. Instructions: 2 n^2 (n = 1: 1); transfers:
+// n (n - 1).
+sched.schedule @one_shot_reduce_scatter collective = reduce_scatter
+    algorithm = "one_shot"
+    attributes {collc.volume = "(n-1)/n M", collc.steps = "1",
+                collc.channel_param = "channels"}
+    params = {channels = 31}
+    scratch = "(n - 1) * k"
+    description = "one_shot: every rank sends each part to its owner at once, on up to 31 channels, and combines all arrivals in one pass; 1 step, (n-1)/n M sent per rank; for small messages" {
+  sched.channel 0 {
+    sched.copy src = input["r * k"] dst = output[0] count = k
+    // After each channel's last receive: with m = n - 1 peers, channels
+    // 1 .. m mod channels serve m floordiv channels + 1 of them, the rest
+    // one fewer (where m > channels).
+    sched.if "n >= 2, channels + 1 - n >= 0" {
+      sched.reduce src = scratch[0] dst = output[0] count = k fanin = "n - 1"
+          step = 2 after = [(channel 1 to n, index 1)]
+    }
+    sched.if "n - 1 - channels >= 1" {
+      sched.reduce src = scratch[0] dst = output[0] count = k fanin = "n - 1"
+          step = 2
+          after = [(channel 1 to "(n - 1) mod channels + 1",
+                    index "2 * ((n - 1) floordiv channels) + 1"),
+                   (channel "(n - 1) mod channels + 1" to "channels + 1",
+                    index "2 * ((n - 1) floordiv channels) - 1")]
+    }
+  }
+  sched.channel c = 1 to "channels + 1" {
+    sched.for d = c to n step channels {
+      sched.send to "(r + d) mod n" src = input["((r + d) mod n) * k"] count = k
+          step = 1
+      sched.recv from "(r - d) mod n" dst = scratch["(d - 1) * k"] count = k
+          step = 1
+    }
+  }
+}
