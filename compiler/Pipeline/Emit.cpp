@@ -43,6 +43,28 @@ void printSynthesis(const CollcCompilation &compiled, llvm::raw_ostream &os) {
          << ": " << synth::describeFlows(*flows);
       continue;
     }
+    std::vector<synth::LatencyTreeMade> latency =
+        compiled.synthesizer ? compiled.synthesizer->latencyTreesFor(l)
+                             : std::vector<synth::LatencyTreeMade>();
+    auto printLatencyTrees = [&] {
+      for (const synth::LatencyTreeMade &tree : latency) {
+        bool picked = l.algorithm && l.algorithm->name == tree.algorithm &&
+                      compiled.synthesizer->made(l.algorithm);
+        os << where << ": " << tree.algorithm << ", "
+           << (picked ? "chosen" : "not chosen") << ": " << tree.summary
+           << "\n  edges:";
+        for (size_t c = 0; c < tree.parent.size(); ++c)
+          if (tree.parent[c] >= 0)
+            os << " " << tree.parent[c] << "->" << c;
+        os << "\n";
+      }
+    };
+    if (!packing && !forests && !latency.empty()) {
+      os << where << ": " << name
+         << ": no tree packing (see the report's remark); latency trees:\n";
+      printLatencyTrees();
+      continue;
+    }
     if (!packing && !forests) {
       os << where << ": " << name << ": nothing synthesized ("
          << (!compiled.synthesizer ? "--synthesize=off"
@@ -59,7 +81,8 @@ void printSynthesis(const CollcCompilation &compiled, llvm::raw_ostream &os) {
          << ")\n";
       continue;
     }
-    bool chosen = l.algorithm && compiled.synthesizer->made(l.algorithm);
+    bool chosen = l.algorithm && compiled.synthesizer->made(l.algorithm) &&
+                  (forests || l.algorithm->name == "synthesized_trees");
     double bytes = l.elementsPerRank < 0
                        ? -1
                        : double(l.elementsPerRank) * double(l.elementBytes);
@@ -102,6 +125,7 @@ void printSynthesis(const CollcCompilation &compiled, llvm::raw_ostream &os) {
       os << "\n";
     }
     os << synth::packingDot(*packing, where);
+    printLatencyTrees();
   }
 }
 } // namespace

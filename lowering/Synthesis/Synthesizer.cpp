@@ -2,11 +2,14 @@
 #include "lowering/Synthesis/Synthesizer.h"
 
 #include "lowering/Synthesis/ForestSchedule.h"
+#include "lowering/Synthesis/LatencyTree.h"
 #include "lowering/Synthesis/TreeSchedule.h"
 
 #include "mlir/IR/Diagnostics.h"
 
+#include <algorithm>
 #include <cstdio>
+#include <iterator>
 
 namespace collc::synth {
 
@@ -122,6 +125,59 @@ void Synthesizer::pack(const lowering::LoweredCollective &l,
   entry.ok = true;
 }
 
+std::string Synthesizer::latencyTreesText(const lowering::LoweredCollective &l,
+                                          const std::string &symbol,
+                                          std::vector<LatencyTreeMade> *made) {
+  std::vector<topo::DeviceId> gpus;
+  std::string why;
+  if (!groupGpus(l, &gpus, &why))
+    return "";
+  int32_t root = std::get<2>(keyOf(l));
+  TreeDirection direction = l.collective == sched::Collective::Broadcast
+                                ? TreeDirection::FromRoot
+                                : TreeDirection::ToRoot;
+  std::string text;
+  std::vector<std::vector<int32_t>> seen;
+  for (size_t i = 0; i < std::size(kLatencyTreeBytes); ++i) {
+    double bytes = kLatencyTreeBytes[i], arrival = 0;
+    // A channel for the edge from its parent and one for the root's copy.
+    std::vector<int32_t> parent =
+        latencyTree(topology_, *routes_, gpus, root, direction, bytes,
+                    int(maxChannels_) - 2, &why, &arrival);
+    // The star is the library's `direct`.
+    if (parent.empty() || isStar(parent, root) ||
+        std::find(seen.begin(), seen.end(), parent) != seen.end())
+      continue;
+    seen.push_back(parent);
+    TreePacking tree;
+    tree.root = root;
+    tree.direction = direction;
+    tree.trees.push_back({parent, 1});
+    tree.rate = 1;
+    if (treeChannels(tree).most > int(maxChannels_))
+      continue;
+    int depth = 0;
+    for (int32_t v = 0; v < int32_t(parent.size()); ++v) {
+      int d = 0;
+      for (int32_t u = v; parent[size_t(u)] >= 0; u = parent[size_t(u)])
+        ++d;
+      depth = std::max(depth, d);
+    }
+    char summary[200];
+    std::snprintf(summary, sizeof summary,
+                  "a least-latency tree for %s messages (depth %d, relaying "
+                  "where a direct route is slower; estimated %.1f us)",
+                  bytes == 0 ? "the smallest" : "mid-size", depth,
+                  arrival * 1e6);
+    std::string name =
+        i == 0 ? "synthesized_latency_tree" : "synthesized_latency_tree_mid";
+    text += treeScheduleText(tree, symbol + "_latency" + std::to_string(i),
+                             name, summary);
+    made->push_back({name, parent, summary});
+  }
+  return text;
+}
+
 std::vector<const lowering::Algorithm *>
 Synthesizer::candidates(const lowering::LoweredCollective &l) {
   using sched::Collective;
@@ -193,10 +249,20 @@ Synthesizer::candidates(const lowering::LoweredCollective &l) {
   } else if (trees) {
     const PackingMemo::Entry &packed =
         entryOf(key, [&](PackingMemo::Entry &e) { pack(l, key, e); });
-    if (!packed.ok)
-      return refuse(packed);
-    made.packing = &packed.packing;
-    text = treeScheduleText(packed.packing, symbol, "synthesized_trees");
+    std::string latency = latencyTreesText(l, symbol, &made.latency);
+    if (!packed.ok) {
+      if (latency.empty())
+        return refuse(packed);
+      made.declined = packed.why + "; only latency trees were synthesized";
+      (packed.remark ? l.op->emitRemark("synthesis: ")
+                     : l.op->emitWarning("synthesis: "))
+          << made.declined;
+      text = latency;
+    } else {
+      made.packing = &packed.packing;
+      text = treeScheduleText(packed.packing, symbol, "synthesized_trees") +
+             latency;
+    }
   } else {
     auto forestOf = [&](Collective kind,
                         TreeDirection direction) -> const PackingMemo::Entry & {
@@ -331,6 +397,14 @@ double Synthesizer::routedBoundSeconds(const lowering::LoweredCollective &l,
 std::string Synthesizer::declined(const lowering::LoweredCollective &l) const {
   auto it = made_.find(keyOf(l));
   return it == made_.end() ? std::string() : it->second.declined;
+}
+
+std::vector<LatencyTreeMade>
+Synthesizer::latencyTreesFor(const lowering::LoweredCollective &l) const {
+  auto it = made_.find(keyOf(l));
+  if (it == made_.end() || it->second.algorithms.empty())
+    return {};
+  return it->second.latency;
 }
 
 const AllToAllFlows *

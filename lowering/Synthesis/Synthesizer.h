@@ -69,6 +69,14 @@ struct PackingMemo {
   std::map<PackingKey, Entry> entries;
 };
 
+/// A latency tree offered for a broadcast or reduce: its algorithm name,
+/// parent per rank (-1 at the root) and the description its schedule has.
+struct LatencyTreeMade {
+  std::string algorithm;
+  std::vector<int32_t> parent;
+  std::string summary;
+};
+
 class Synthesizer {
 public:
   /// `routes`: the topology's routes, shared with the simulations of the
@@ -113,6 +121,11 @@ public:
   /// Whether `algorithm` is one this synthesizer made.
   bool made(const lowering::Algorithm *algorithm) const;
 
+  /// A broadcast's or reduce's latency trees offered to selection
+  /// (latencyTreesText), empty where there are none.
+  std::vector<LatencyTreeMade>
+  latencyTreesFor(const lowering::LoweredCollective &l) const;
+
 private:
   const topo::Topology &topology_;
   uint32_t maxChannels_;
@@ -135,12 +148,20 @@ private:
   bool groupGpus(const lowering::LoweredCollective &lowered,
                  std::vector<topo::DeviceId> *gpus, std::string *why) const;
   /// This compile's schedules, by key; `packing` in packings_.
+  /// Broadcast and reduce: the schedules of latencyTree's trees for the
+  /// sizes of kLatencyTreeBytes, leaving out stars (the library's direct)
+  /// and repeats; empty where none is left. The trees go to `made`.
+  std::string latencyTreesText(const lowering::LoweredCollective &l,
+                               const std::string &symbol,
+                               std::vector<LatencyTreeMade> *made);
+
   struct Made {
     std::vector<const lowering::Algorithm *> algorithms;
     const TreePacking *packing = nullptr;
     const ForestPacking *reduce = nullptr, *gather = nullptr;
     const ForestPacking *reduceFitted = nullptr, *gatherFitted = nullptr;
     const AllToAllFlows *flows = nullptr;
+    std::vector<LatencyTreeMade> latency;
     /// Why nothing was made, when nothing was.
     std::string declined;
   };

@@ -12,7 +12,7 @@ std::vector<int> treeUnits(const TreePacking &packing) {
   const size_t trees = packing.trees.size();
   const int total = kUnitsPerTree * int(trees);
   std::vector<int> units(trees, 1);
-  if (trees == 0)
+  if (trees <= 1)
     return units;
   // One unit each, the rest by largest remainder of the rate shares.
   int left = total - int(trees);
@@ -120,7 +120,8 @@ TreeChannels treeChannels(const TreePacking &packing) {
 
 std::string treeScheduleText(const TreePacking &packing,
                              const std::string &symbol,
-                             const std::string &algorithm) {
+                             const std::string &algorithm,
+                             const std::string &given) {
   const bool broadcast = packing.direction == TreeDirection::FromRoot;
   const int32_t n =
       packing.trees.empty() ? 0 : int32_t(packing.trees.front().parent.size());
@@ -129,7 +130,7 @@ std::string treeScheduleText(const TreePacking &packing,
   int total = 0;
   for (int u : units)
     total += u;
-  std::string summary = describePacking(packing);
+  std::string summary = given.empty() ? describePacking(packing) : given;
   summary = summary.substr(0, summary.find('\n'));
 
   std::string out;

@@ -34,7 +34,8 @@ namespace collc::synth {
 constexpr int kUnitsPerTree = 8;
 
 /// The units of each tree (largest remainder, at least one each), summing
-/// to kUnitsPerTree x trees.
+/// to kUnitsPerTree x trees; a single tree has one unit (it carries every
+/// chunk, so k is free).
 std::vector<int> treeUnits(const TreePacking &packing);
 
 /// The channels of a packing's schedule: every tree edge p -> c has a
@@ -62,10 +63,11 @@ colourTreeEdges(const std::vector<const std::vector<int32_t> *> &parents,
 /// The schedule's text: `sched.schedule @SYMBOL collective = broadcast |
 /// reduce algorithm = "ALGORITHM" group_size = N root = ROOT` with
 /// attributes collc.chunk_unit, collc.volume, collc.steps and collc.synthesis
-/// (describePacking's first line).
+/// (describePacking's first line, or `summary` where given).
 std::string treeScheduleText(const TreePacking &packing,
                              const std::string &symbol,
-                             const std::string &algorithm);
+                             const std::string &algorithm,
+                             const std::string &summary = "");
 
 } // namespace collc::synth
 
