@@ -47,8 +47,7 @@ std::vector<int32_t> latencyTree(const topo::Topology &topology,
                                  const std::vector<topo::DeviceId> &gpus,
                                  int32_t root, TreeDirection direction,
                                  double bytes, int maxChildren,
-                                 std::string *error,
-                                 double *arrival = nullptr);
+                                 std::string *error, double *arrival = nullptr);
 
 /// Whether `parent` is the root's star (every other rank its child).
 bool isStar(const std::vector<int32_t> &parent, int32_t root);
