@@ -172,7 +172,7 @@ std::string Synthesizer::latencyTreesText(const lowering::LoweredCollective &l,
     std::string name =
         i == 0 ? "synthesized_latency_tree" : "synthesized_latency_tree_mid";
     text += treeScheduleText(tree, symbol + "_latency" + std::to_string(i),
-                             name, summary);
+                             name, summary, /*fanin=*/true);
     made->push_back({name, parent, summary});
   }
   return text;

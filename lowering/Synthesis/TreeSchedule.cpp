@@ -121,7 +121,7 @@ TreeChannels treeChannels(const TreePacking &packing) {
 std::string treeScheduleText(const TreePacking &packing,
                              const std::string &symbol,
                              const std::string &algorithm,
-                             const std::string &given) {
+                             const std::string &given, bool fanin) {
   const bool broadcast = packing.direction == TreeDirection::FromRoot;
   const int32_t n =
       packing.trees.empty() ? 0 : int32_t(packing.trees.front().parent.size());
@@ -133,6 +133,16 @@ std::string treeScheduleText(const TreePacking &packing,
   std::string summary = given.empty() ? describePacking(packing) : given;
   summary = summary.substr(0, summary.find('\n'));
 
+  // fanin: only a single reduce tree (its chunks are [0, k)).
+  fanin = fanin && !broadcast && packing.trees.size() == 1;
+  int mostChildren = 0;
+  if (fanin) {
+    std::vector<int> count(size_t(n), 0);
+    for (int32_t c = 0; c < n; ++c)
+      if (int32_t p = packing.trees[0].parent[size_t(c)]; p >= 0)
+        mostChildren = std::max(mostChildren, ++count[size_t(p)]);
+    fanin = mostChildren >= 2;
+  }
   std::string out;
   out += "sched.schedule @" + symbol +
          " collective = " + (broadcast ? "broadcast" : "reduce") +
@@ -142,6 +152,8 @@ std::string treeScheduleText(const TreePacking &packing,
          " : i64, collc.volume = \"M per tree edge\", collc.steps = " +
          "\"tree depth + k\"}\n";
   out += "    root = " + std::to_string(packing.root) + "\n";
+  if (fanin)
+    out += "    scratch = \"" + std::to_string(mostChildren) + " * k\"\n";
   out += "    description = \"synthesized: " + summary + "\" {\n";
   for (int32_t r = 0; r < n; ++r) {
     // This rank's channels, by id: their instructions.
@@ -185,6 +197,40 @@ std::string treeScheduleText(const TreePacking &packing,
           loop(channels.edge[t][size_t(c)],
                "sched.send to " + std::to_string(c) + " src = output[j]" +
                    after(upChannel));
+      } else if (fanin && children.size() >= 2) {
+        // Each child's chunk j into scratch[j C + i] on its channel; all C
+        // combined in one pass on the parent's channel (the root's: the
+        // lowest id it has free), then sent up.
+        const std::string count = std::to_string(children.size());
+        int combine = upChannel;
+        if (up < 0) {
+          combine = 0;
+          while (body.count(combine) ||
+                 std::any_of(children.begin(), children.end(), [&](int32_t c) {
+                   return channels.edge[t][size_t(c)] == combine;
+                 }))
+            ++combine;
+        }
+        std::string deps;
+        for (size_t i = 0; i < children.size(); ++i) {
+          int channel = channels.edge[t][size_t(children[i])];
+          loop(channel, "sched.recv from " + std::to_string(children[i]) +
+                            " dst = scratch[\"j * " + count + " + " +
+                            std::to_string(i) + "\"]");
+          deps += std::string(i ? ", " : "") + "(channel " +
+                  std::to_string(channel) + ", index j)";
+        }
+        body[combine] +=
+            "      sched.copy src = input[0] dst = output[0] count = k\n";
+        std::string send = up >= 0
+                               ? "        sched.send to " + std::to_string(up) +
+                                     " src = output[j]\n"
+                               : "";
+        body[combine] += "      sched.for j = 0 to k {\n"
+                         "        sched.reduce src = scratch[\"j * " +
+                         count +
+                         "\"] dst = output[j] count = 1 fanin = " + count +
+                         " after = [" + deps + "]\n" + send + "      }\n";
       } else {
         // Each child's arrival combined into the output on the child's
         // channel, after the previous child's; then sent up.

@@ -64,10 +64,19 @@ colourTreeEdges(const std::vector<const std::vector<int32_t> *> &parents,
 /// reduce algorithm = "ALGORITHM" group_size = N root = ROOT` with
 /// attributes collc.chunk_unit, collc.volume, collc.steps and collc.synthesis
 /// (describePacking's first line, or `summary` where given).
+///
+/// `fanin` (a reduce of one tree only): a rank with two or more children
+/// receives each child's chunk into scratch on the child's channel and
+/// combines them all in one `sched.reduce ... fanin = C` per chunk (after
+/// copying its input to its output once), on its parent's channel (the
+/// root: on one more), so that it pays one fixed cost per chunk for its
+/// children instead of one per child; scratch is C x k for the most
+/// children C.
 std::string treeScheduleText(const TreePacking &packing,
                              const std::string &symbol,
                              const std::string &algorithm,
-                             const std::string &summary = "");
+                             const std::string &summary = "",
+                             bool fanin = false);
 
 } // namespace collc::synth
 
