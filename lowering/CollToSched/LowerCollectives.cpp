@@ -263,8 +263,14 @@ lowerCollectives(ModuleOp module, const AlgorithmLibrary &library,
     };
     for (const Algorithm *a : all)
       offer(a);
-    if (options.synthesize && requested.empty()) {
-      std::vector<const Algorithm *> made = options.synthesize(l);
+    // --algo synthesized_...: one of the schedules synthesis makes for
+    // this collective.
+    const bool wantsMade =
+        llvm::StringRef(requested).starts_with("synthesized");
+    std::vector<const Algorithm *> made;
+    if (options.synthesize && (requested.empty() || wantsMade))
+      made = options.synthesize(l);
+    if (requested.empty()) {
       if (!made.empty() && options.synthesizedOnly)
         applicable.clear();
       for (const Algorithm *a : made)
@@ -273,15 +279,29 @@ lowerCollectives(ModuleOp module, const AlgorithmLibrary &library,
     bool forced = false;
     if (!requested.empty()) {
       const Algorithm *a = library.find(l.collective, requested);
+      for (const Algorithm *m : made)
+        if (!a && m->name == requested)
+          a = m;
       if (!a && algoChoice->count(name) == 0) {
         // A bare --algo NAME applies where NAME exists.
       } else if (!a) {
         std::vector<std::string> names;
         for (const Algorithm *c : all)
           names.push_back(c->name);
+        std::vector<std::string> synthesized;
+        for (const Algorithm *m : made)
+          synthesized.push_back(m->name);
         l.op->emitError("--algo: no algorithm '")
             << requested << "' for " << name << "; the library has: "
-            << (names.empty() ? std::string("none") : llvm::join(names, ", "));
+            << (names.empty() ? std::string("none") : llvm::join(names, ", "))
+            << (!wantsMade ? ""
+                : !options.synthesize
+                    ? "; synthesized schedules need a synthesizer (collc's "
+                      "--synthesize=on or only)"
+                : synthesized.empty()
+                    ? "; synthesis made none for it (none with "
+                      "--synthesize=off; else see its remark)"
+                    : "; synthesis made: " + llvm::join(synthesized, ", "));
         ok = false;
         continue;
       } else {
