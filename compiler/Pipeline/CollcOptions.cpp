@@ -7,6 +7,7 @@
 #include "lowering/SchedToCUDA/Fatbin.h"
 
 #include <cmath>
+#include <cstdio>
 #include <initializer_list>
 #include <memory>
 
@@ -197,6 +198,13 @@ CollcOptions::CollcOptions()
                    "off: the library alone; only: the synthesized ones alone "
                    "where there are any"),
           cl::value_desc("on|off|only"), cl::init("on"), cl::cat(category)),
+      synthesisTimeLimit(
+          "synthesis-time-limit",
+          cl::desc("Seconds each tree packing's column generation may run "
+                   "(default 10; 0: no limit); past it the trees found so far "
+                   "are offered, not proven optimal, and a remark and the "
+                   "report say so (docs/synthesis.md)"),
+          cl::value_desc("SECONDS"), cl::init(10.0), cl::cat(category)),
       reportJsonFile("report-json",
                      cl::desc("Also write the report as JSON to FILE"),
                      cl::value_desc("FILE"), cl::cat(category)),
@@ -406,6 +414,15 @@ CollcOptions::compileOptions(std::string &error) const {
     return std::nullopt;
   }
   options.synthesize = synthesize;
+  if (!std::isfinite(synthesisTimeLimit) || synthesisTimeLimit < 0) {
+    char text[128];
+    std::snprintf(text, sizeof text,
+                  "--synthesis-time-limit: %g is not a number of seconds >= 0",
+                  double(synthesisTimeLimit));
+    error = text;
+    return std::nullopt;
+  }
+  options.synthesisTimeLimit = synthesisTimeLimit;
   if (progressAfter.getNumOccurrences() &&
       (!std::isfinite(progressAfter) || progressAfter < 0)) {
     std::string text;

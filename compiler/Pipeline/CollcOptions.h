@@ -78,6 +78,7 @@ public:
   llvm::cl::opt<std::string> tuningFile;
   llvm::cl::list<std::string> algoFiles;
   llvm::cl::opt<std::string> synthesize;
+  llvm::cl::opt<double> synthesisTimeLimit;
   // Outputs beside -o.
   llvm::cl::opt<std::string> reportJsonFile;
   llvm::cl::opt<std::string> traceFile;

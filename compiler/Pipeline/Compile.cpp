@@ -136,7 +136,8 @@ struct AttachTopologyStage : Stage<AttachTopologyStage> {
     if (c.options.synthesize != "off")
       c.synthesizer = std::make_unique<synth::Synthesizer>(
           module.getContext(), *c.topology, select.simulation.routes,
-          c.options.packings, sched::VerifyOptions().maxChannelsPerRank);
+          c.options.packings, sched::VerifyOptions().maxChannelsPerRank,
+          c.options.synthesisTimeLimit);
   }
 };
 

@@ -50,6 +50,9 @@ struct CompileOptions {
   /// --synthesize: "on" (synthesized candidates beside the library's),
   /// "off", "only" (them alone where synthesis has any).
   std::string synthesize = "on";
+  /// --synthesis-time-limit: seconds each tree packing's column generation
+  /// may run (Synthesizer's timeLimit; 0: none).
+  double synthesisTimeLimit = 10;
   /// Packings of earlier compiles of the same topology (a sweep's sizes
   /// share them); made by the pipeline when missing or of another topology.
   std::shared_ptr<synth::PackingMemo> packings;

@@ -6,6 +6,7 @@
 #include <ClpSimplex.hpp>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <limits>
@@ -135,6 +136,7 @@ bool packForest(const topo::Topology &topology, RouteMemo &routes,
   // duals, added while cheaper than the root's dual; every round's duals
   // bound the optimum.
   double bound = std::numeric_limits<double>::infinity();
+  const auto started = std::chrono::steady_clock::now();
   for (int round = 1;; ++round) {
     if (!lp.solve(true, error))
       return false;
@@ -144,6 +146,12 @@ bool packForest(const topo::Topology &topology, RouteMemo &routes,
       y[row] = lp.linkDual(int(row));
     if (round > options.maxRounds || value >= (1 - options.gap) * bound)
       break;
+    if (options.timeLimit > 0 && std::chrono::duration<double>(
+                                     std::chrono::steady_clock::now() - started)
+                                         .count() >= options.timeLimit) {
+      packing->timedOut = true;
+      break;
+    }
     double cy = 0, least = 0;
     for (size_t row = 0; row < links; ++row)
       cy += capacity[row] * y[row];
@@ -305,6 +313,10 @@ std::string describeForest(const ForestPacking &p) {
                 from ? "all-gather" : "reduce-scatter", p.trees.size(),
                 p.rate / 1e9, optimum, p.rounds);
   std::string out = line;
+  if (p.timedOut) {
+    out.pop_back();
+    out += " (stopped at its time limit)\n";
+  }
   for (size_t t = 0; t < p.trees.size(); ++t) {
     const ForestTree &tree = p.trees[t];
     double own = 0;

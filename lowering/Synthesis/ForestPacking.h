@@ -61,6 +61,8 @@ struct ForestPacking {
   double optimalRate = 0;
   int optimalTrees = 0;
   int rounds = 0;
+  /// Whether the column generation stopped at PackingOptions::timeLimit.
+  bool timedOut = false;
 
   /// The trees of `root`, as indices into `trees`.
   std::vector<size_t> treesOf(int32_t root) const;

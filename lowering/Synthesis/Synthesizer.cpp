@@ -17,8 +17,8 @@ Synthesizer::Synthesizer(mlir::MLIRContext *context,
                          const topo::Topology &topology,
                          std::shared_ptr<RouteMemo> routes,
                          std::shared_ptr<PackingMemo> packings,
-                         uint32_t maxChannels)
-    : topology_(topology), maxChannels_(maxChannels),
+                         uint32_t maxChannels, double timeLimit)
+    : topology_(topology), maxChannels_(maxChannels), timeLimit_(timeLimit),
       routes_(std::move(routes)), packings_(std::move(packings)),
       library_(context) {
   if (!packings_ || packings_->topology != &topology)
@@ -60,6 +60,7 @@ void Synthesizer::packForestOf(const lowering::LoweredCollective &l,
   options.maxTrees = int(maxChannels_) - 1;
   options.gap = 1e-3;
   options.maxRounds = 200;
+  options.timeLimit = timeLimit_;
   if (int32_t(gpus.size()) > options.maxTrees) {
     entry.why = "a tree per root needs " + std::to_string(gpus.size()) +
                 " channels on every rank, more than the " +
@@ -101,6 +102,7 @@ void Synthesizer::pack(const lowering::LoweredCollective &l,
                                 ? TreeDirection::FromRoot
                                 : TreeDirection::ToRoot;
   PackingOptions options;
+  options.timeLimit = timeLimit_;
   auto channelsOf = [&](const std::vector<std::vector<int32_t>> &trees) {
     TreePacking shape;
     shape.root = root;
@@ -123,6 +125,18 @@ void Synthesizer::pack(const lowering::LoweredCollective &l,
     return;
   }
   entry.ok = true;
+}
+
+void Synthesizer::timedOut(const lowering::LoweredCollective &l, int rounds,
+                           Made *made) {
+  char text[256];
+  std::snprintf(text, sizeof text,
+                "the tree packing stopped at its time limit of %g s "
+                "(--synthesis-time-limit) after %d LP round%s: its trees are "
+                "offered beside the library's algorithms, not proven optimal",
+                timeLimit_, rounds, rounds == 1 ? "" : "s");
+  made->declined = text;
+  l.op->emitRemark("synthesis: ") << text;
 }
 
 std::string Synthesizer::latencyTreesText(const lowering::LoweredCollective &l,
@@ -172,7 +186,7 @@ std::string Synthesizer::latencyTreesText(const lowering::LoweredCollective &l,
     std::string name =
         i == 0 ? "synthesized_latency_tree" : "synthesized_latency_tree_mid";
     text += treeScheduleText(tree, symbol + "_latency" + std::to_string(i),
-                             name, summary, /*fanin=*/true);
+                             name, summary, /*fanin=*/true, /*perTree=*/1);
     made->push_back({name, parent, summary});
   }
   return text;
@@ -262,6 +276,8 @@ Synthesizer::candidates(const lowering::LoweredCollective &l) {
       made.packing = &packed.packing;
       text = treeScheduleText(packed.packing, symbol, "synthesized_trees") +
              latency;
+      if (packed.packing.timedOut)
+        timedOut(l, packed.packing.rounds, &made);
     }
   } else {
     auto forestOf = [&](Collective kind,
@@ -309,6 +325,11 @@ Synthesizer::candidates(const lowering::LoweredCollective &l) {
               ? allReduceScheduleText(*reduce, *gather, mode, sym, name)
               : forestScheduleText(reduce ? *reduce : *gather, mode, sym, name);
     };
+    for (const ForestPacking *f : {made.reduce, made.gather})
+      if (f && f->timedOut) {
+        timedOut(l, f->rounds, &made);
+        break;
+      }
     write(made.reduceFitted, made.gatherFitted, ForestChannelMode::PerEdge,
           "synthesized_trees");
     write(made.reduce, made.gather, ForestChannelMode::PerTree,

@@ -83,10 +83,14 @@ public:
   /// compile; `packings`: packings of earlier compiles of the topology (a
   /// sweep's), or null. `maxChannels`: the channels a rank may run at once
   /// (sched-verify's co-residency limit); packings are cut to fewer trees
-  /// until theirs fit.
+  /// until theirs fit. `timeLimit`: seconds each packing's column
+  /// generation may run (PackingOptions::timeLimit; 0: none); a packing
+  /// stopped there is offered unproven, with a remark and a note on the
+  /// report's chosen line.
   Synthesizer(mlir::MLIRContext *context, const topo::Topology &topology,
               std::shared_ptr<RouteMemo> routes,
-              std::shared_ptr<PackingMemo> packings, uint32_t maxChannels);
+              std::shared_ptr<PackingMemo> packings, uint32_t maxChannels,
+              double timeLimit);
 
   /// The synthesized candidates for `lowered` (see above).
   std::vector<const lowering::Algorithm *>
@@ -129,6 +133,7 @@ public:
 private:
   const topo::Topology &topology_;
   uint32_t maxChannels_;
+  double timeLimit_;
   std::shared_ptr<RouteMemo> routes_;
   std::shared_ptr<PackingMemo> packings_;
   lowering::AlgorithmLibrary library_;
@@ -154,6 +159,11 @@ private:
   std::string latencyTreesText(const lowering::LoweredCollective &l,
                                const std::string &symbol,
                                std::vector<LatencyTreeMade> *made);
+
+  struct Made;
+  /// A packing stopped at the time limit: the remark, and the note the
+  /// report's chosen line takes when the library wins.
+  void timedOut(const lowering::LoweredCollective &l, int rounds, Made *made);
 
   struct Made {
     std::vector<const lowering::Algorithm *> algorithms;

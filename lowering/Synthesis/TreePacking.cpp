@@ -9,6 +9,7 @@
 #include <lemon/preflow.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <limits>
@@ -161,6 +162,14 @@ bool packTrees(const topo::Topology &topology, RouteMemo &routes,
       total += rowCapacity[row] * dual[row];
     return total;
   };
+  const auto started = std::chrono::steady_clock::now();
+  auto overTime = [&] {
+    return options.timeLimit <= 0
+               ? false
+               : std::chrono::duration<double>(
+                     std::chrono::steady_clock::now() - started)
+                         .count() >= options.timeLimit;
+  };
   for (int round = 1;; ++round) {
     if (!solved(lp, true))
       return false;
@@ -171,6 +180,10 @@ bool packTrees(const topo::Topology &topology, RouteMemo &routes,
       y[row] = std::max(0.0, std::fabs(dual[row]));
     if (round > options.maxRounds || value >= (1 - options.gap) * bound)
       break;
+    if (overTime()) {
+      packing->timedOut = true;
+      break;
+    }
     bool added = false;
     for (double alpha = center.empty() ? 0.0 : 0.8;;
          alpha = alpha > 0.1 ? alpha / 2 : 0.0) {
@@ -428,6 +441,10 @@ std::string describePacking(const TreePacking &p) {
                 p.direction == TreeDirection::FromRoot ? "to" : "from",
                 p.cutGpu.c_str(), p.rounds);
   out += line;
+  if (p.timedOut) {
+    out.pop_back();
+    out += " (stopped at its time limit)\n";
+  }
   for (size_t t = 0; t < p.trees.size(); ++t) {
     const PackedTree &tree = p.trees[t];
     std::snprintf(line, sizeof line,

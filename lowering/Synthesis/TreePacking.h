@@ -77,6 +77,8 @@ struct TreePacking {
   int optimalTrees = 0;
   /// LP rounds.
   int rounds = 0;
+  /// Whether the column generation stopped at PackingOptions::timeLimit.
+  bool timedOut = false;
 };
 
 struct PackingOptions {
@@ -84,6 +86,11 @@ struct PackingOptions {
   double gap = 1e-4;
   /// Most rounds (each adds one tree).
   int maxRounds = 400;
+  /// Seconds the column generation may run (checked after every round);
+  /// past it the packing found so far is kept, its optimum not proven, and
+  /// the packing's `timedOut` says so. 0 or less: no limit (collc passes
+  /// --synthesis-time-limit).
+  double timeLimit = 0;
   /// Most trees in the result (each runs on a channel of its own): the
   /// fastest of the optimum, improved by swaps: a tree the set's LP prices
   /// as improving joins and the slowest leaves.

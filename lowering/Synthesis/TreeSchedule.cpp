@@ -8,12 +8,16 @@
 
 namespace collc::synth {
 
-std::vector<int> treeUnits(const TreePacking &packing) {
+std::vector<int> treeUnits(const TreePacking &packing, int perTree) {
   const size_t trees = packing.trees.size();
-  const int total = kUnitsPerTree * int(trees);
+  const int total = std::max(1, perTree) * int(trees);
   std::vector<int> units(trees, 1);
-  if (trees <= 1)
+  if (trees == 0)
     return units;
+  if (trees == 1) {
+    units[0] = total;
+    return units;
+  }
   // One unit each, the rest by largest remainder of the rate shares.
   int left = total - int(trees);
   std::vector<double> want(trees), remainder(trees);
@@ -121,11 +125,12 @@ TreeChannels treeChannels(const TreePacking &packing) {
 std::string treeScheduleText(const TreePacking &packing,
                              const std::string &symbol,
                              const std::string &algorithm,
-                             const std::string &given, bool fanin) {
+                             const std::string &given, bool fanin,
+                             int perTree) {
   const bool broadcast = packing.direction == TreeDirection::FromRoot;
   const int32_t n =
       packing.trees.empty() ? 0 : int32_t(packing.trees.front().parent.size());
-  std::vector<int> units = treeUnits(packing);
+  std::vector<int> units = treeUnits(packing, perTree);
   TreeChannels channels = treeChannels(packing);
   int total = 0;
   for (int u : units)

@@ -34,9 +34,10 @@ namespace collc::synth {
 constexpr int kUnitsPerTree = 8;
 
 /// The units of each tree (largest remainder, at least one each), summing
-/// to kUnitsPerTree x trees; a single tree has one unit (it carries every
-/// chunk, so k is free).
-std::vector<int> treeUnits(const TreePacking &packing);
+/// to `perTree` x trees (one tree: `perTree` units, so that the chunk
+/// counts selection tries are multiples of it and a deep tree pipelines).
+std::vector<int> treeUnits(const TreePacking &packing,
+                           int perTree = kUnitsPerTree);
 
 /// The channels of a packing's schedule: every tree edge p -> c has a
 /// channel id of its own at both ends (a connection is (sender, receiver,
@@ -71,12 +72,13 @@ colourTreeEdges(const std::vector<const std::vector<int32_t> *> &parents,
 /// copying its input to its output once), on its parent's channel (the
 /// root: on one more), so that it pays one fixed cost per chunk for its
 /// children instead of one per child; scratch is C x k for the most
-/// children C.
+/// children C. `perTree`: treeUnits's (a latency tree takes 1, so that one
+/// chunk is possible).
 std::string treeScheduleText(const TreePacking &packing,
                              const std::string &symbol,
                              const std::string &algorithm,
                              const std::string &summary = "",
-                             bool fanin = false);
+                             bool fanin = false, int perTree = kUnitsPerTree);
 
 } // namespace collc::synth
 
