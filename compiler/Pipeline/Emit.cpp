@@ -108,22 +108,22 @@ void printSynthesis(const CollcCompilation &compiled, llvm::raw_ostream &os) {
         os << synth::forestDot(*f,
                                where + (f == reduce ? " reduce" : " gather"));
       }
+      if (const synth::RoundSchedule *rounds =
+              compiled.synthesizer->roundsFor(l)) {
+        os << "  synthesized_tree_rounds, the trees in rounds sharing "
+              "channels:\n";
+        os << synth::describeRounds(*rounds,
+                                    bytes <= 0 ? -1
+                                    : l.collective == Collective::AllGather
+                                        ? bytes
+                                        : bytes / double(l.layout.size));
+      }
       continue;
     }
     os << synth::describePacking(*packing);
-    // What the schedule moves on each tree: its units of the chunks.
-    std::vector<int> units = synth::treeUnits(*packing);
-    int total = 0;
-    for (int u : units)
-      total += u;
-    for (size_t t = 0; t < units.size(); ++t) {
-      os << llvm::formatv("  tree {0}: {1} of the {2} units of chunks", t,
-                          units[t], total);
-      if (bytes > 0)
-        os << llvm::formatv(", {0:F0} of the {1:F0} bytes",
-                            bytes * units[t] / total, bytes);
-      os << "\n";
-    }
+    // What the schedule moves on each tree: its units of every round.
+    if (const synth::RoundSchedule *rounds = compiled.synthesizer->roundsFor(l))
+      os << synth::describeRounds(*rounds, bytes);
     os << synth::packingDot(*packing, where);
     printLatencyTrees();
   }

@@ -141,6 +141,93 @@ void PackingGraph::column(const std::vector<int32_t> &parent,
   }
 }
 
+int PackingGraph::shallower(std::vector<std::vector<int32_t>> &trees,
+                            const std::vector<int32_t> &roots,
+                            const std::vector<double> &rates,
+                            int mostEdges) const {
+  std::vector<double> load(capacity_.size(), 0);
+  std::vector<int> edges(size_t(n_), 0);
+  auto rowsOf = [&](int32_t parent, int32_t child) -> const std::vector<int> & {
+    return arcs_[size_t(arcOf_[size_t(parent) * size_t(n_) + size_t(child)])]
+        .rows;
+  };
+  for (size_t t = 0; t < trees.size(); ++t)
+    for (int32_t c = 0; c < n_; ++c)
+      if (int32_t p = trees[t][size_t(c)]; p >= 0) {
+        ++edges[size_t(p)];
+        ++edges[size_t(c)];
+        for (int row : rowsOf(p, c))
+          load[size_t(row)] += rates[t];
+      }
+  int moved = 0;
+  std::vector<int> level(static_cast<size_t>(n_), 0);
+  std::vector<char> onOld(capacity_.size(), 0);
+  for (size_t t = 0; t < trees.size(); ++t) {
+    std::vector<int32_t> &parent = trees[t];
+    auto levels = [&] {
+      for (int32_t v = 0; v < n_; ++v) {
+        int d = 0;
+        for (int32_t u = v; parent[size_t(u)] >= 0 && d <= n_;
+             u = parent[size_t(u)])
+          ++d;
+        level[size_t(v)] = d;
+      }
+    };
+    levels();
+    std::vector<int32_t> order;
+    for (int32_t v = 0; v < n_; ++v)
+      if (v != roots[t])
+        order.push_back(v);
+    std::stable_sort(order.begin(), order.end(), [&](int32_t a, int32_t b) {
+      return level[size_t(a)] < level[size_t(b)];
+    });
+    const double rate = rates[t];
+    for (int32_t v : order) {
+      const int32_t p = parent[size_t(v)];
+      const std::vector<int> &old = rowsOf(p, v);
+      for (int row : old)
+        onOld[size_t(row)] = 1;
+      int32_t best = p;
+      for (int32_t q = 0; q < n_; ++q) {
+        if (q == v || level[size_t(q)] >= level[size_t(p)] ||
+            level[size_t(q)] >= level[size_t(v)] ||
+            edges[size_t(q)] >= mostEdges)
+          continue;
+        // q must not lie below v (it cannot: it is shallower than v's
+        // parent), and every link its route adds must have the rate spare.
+        const std::vector<int> &fresh = rowsOf(q, v);
+        bool fits = true;
+        for (int row : fresh)
+          if (!onOld[size_t(row)] &&
+              load[size_t(row)] + rate > capacity_[size_t(row)] * (1 + 1e-9)) {
+            fits = false;
+            break;
+          }
+        if (!fits)
+          continue;
+        if (best == p || level[size_t(q)] < level[size_t(best)] ||
+            (level[size_t(q)] == level[size_t(best)] &&
+             fresh.size() < rowsOf(best, v).size()))
+          best = q;
+      }
+      for (int row : old)
+        onOld[size_t(row)] = 0;
+      if (best == p)
+        continue;
+      for (int row : old)
+        load[size_t(row)] -= rate;
+      for (int row : rowsOf(best, v))
+        load[size_t(row)] += rate;
+      parent[size_t(v)] = best;
+      --edges[size_t(p)];
+      ++edges[size_t(best)];
+      ++moved;
+      levels();
+    }
+  }
+  return moved;
+}
+
 double PackingGraph::priceOf(const std::vector<int32_t> &parent,
                              const std::vector<double> &price) const {
   std::vector<int> rows;

@@ -51,6 +51,19 @@ public:
   /// each.
   void column(const std::vector<int32_t> &parent, std::vector<int> *rows,
               std::vector<double> *counts) const;
+  /// Makes trees shallower without moving any link past its capacity:
+  /// `trees[t]` (a parent vector rooted at `roots[t]`) carries `rates[t]`
+  /// (GB/s, as the capacities); shallowest first, every rank of every tree
+  /// moves (with its subtree) under the shallowest rank whose route to it
+  /// has the tree's rate to spare on every link it adds (among equally deep
+  /// ones the shortest route). The trees' rates stay feasible: a deep tree
+  /// fills its pipeline one hop at a time, so depth costs time that rates
+  /// do not show. A move never gives a rank more than `mostEdges` tree
+  /// edges in all (each takes a stream at both ends). Returns how many
+  /// ranks moved.
+  int shallower(std::vector<std::vector<int32_t>> &trees,
+                const std::vector<int32_t> &roots,
+                const std::vector<double> &rates, int mostEdges) const;
   /// A tree's price under `price`.
   double priceOf(const std::vector<int32_t> &parent,
                  const std::vector<double> &price) const;

@@ -3,15 +3,23 @@
 
 #include "lowering/Synthesis/ForestSchedule.h"
 #include "lowering/Synthesis/LatencyTree.h"
+#include "lowering/Synthesis/RoundSchedule.h"
 #include "lowering/Synthesis/TreeSchedule.h"
 
 #include "mlir/IR/Diagnostics.h"
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <iterator>
 
 namespace collc::synth {
+
+namespace {
+std::string firstLine(const std::string &text) {
+  return text.substr(0, text.find('\n'));
+}
+} // namespace
 
 Synthesizer::Synthesizer(mlir::MLIRContext *context,
                          const topo::Topology &topology,
@@ -65,8 +73,9 @@ void Synthesizer::packForestOf(const lowering::LoweredCollective &l,
     entry.why = "a tree per root needs " + std::to_string(gpus.size()) +
                 " channels on every rank, more than the " +
                 std::to_string(options.maxTrees) +
-                " that can run at once (sharing channels between trees is "
-                "not done yet)";
+                " that can run at once (trees sharing channels, in rounds, "
+                "are offered up to that many ranks only: beyond it their "
+                "simulation takes too long, yet)";
     entry.remark = true;
     return;
   }
@@ -274,7 +283,13 @@ Synthesizer::candidates(const lowering::LoweredCollective &l) {
       text = latency;
     } else {
       made.packing = &packed.packing;
-      text = treeScheduleText(packed.packing, symbol, "synthesized_trees") +
+      made.rounds = planRounds(
+          l.collective == Collective::Broadcast ? RoundCollective::Broadcast
+                                                : RoundCollective::Reduce,
+          n, packed.packing.root, {forestTreesOf(packed.packing)},
+          int(maxChannels_));
+      text = roundScheduleText(made.rounds, symbol, "synthesized_trees",
+                               firstLine(describePacking(packed.packing))) +
              latency;
       if (packed.packing.timedOut)
         timedOut(l, packed.packing.rounds, &made);
@@ -332,6 +347,26 @@ Synthesizer::candidates(const lowering::LoweredCollective &l) {
       }
     write(made.reduceFitted, made.gatherFitted, ForestChannelMode::PerEdge,
           "synthesized_trees");
+    // And the whole packing in rounds, trees sharing channels.
+    {
+      std::vector<std::vector<ForestTree>> phases;
+      std::string summary;
+      for (const ForestPacking *f : {made.reduce, made.gather})
+        if (f) {
+          phases.push_back(f->trees);
+          summary += (summary.empty() ? "" : "; then ") +
+                     firstLine(describeForest(*f));
+        }
+      made.rounds = planRounds(l.collective == Collective::AllGather
+                                   ? RoundCollective::AllGather
+                               : l.collective == Collective::ReduceScatter
+                                   ? RoundCollective::ReduceScatter
+                                   : RoundCollective::AllReduce,
+                               n, 0, phases, int(maxChannels_));
+      text += roundScheduleText(made.rounds, symbol + "_rounds",
+                                "synthesized_tree_rounds",
+                                summary + "; in rounds, channels shared");
+    }
     write(made.reduce, made.gather, ForestChannelMode::PerTree,
           "synthesized_tree_channels");
   }
@@ -434,6 +469,15 @@ Synthesizer::flowsFor(const lowering::LoweredCollective &l) const {
   if (it == made_.end() || it->second.algorithms.empty())
     return nullptr;
   return it->second.flows;
+}
+
+const RoundSchedule *
+Synthesizer::roundsFor(const lowering::LoweredCollective &l) const {
+  auto it = made_.find(keyOf(l));
+  if (it == made_.end() || it->second.algorithms.empty() ||
+      it->second.rounds.ranks == 0)
+    return nullptr;
+  return &it->second.rounds;
 }
 
 bool Synthesizer::made(const lowering::Algorithm *algorithm) const {

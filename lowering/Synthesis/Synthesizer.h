@@ -23,6 +23,7 @@
 #include "lowering/CollToSched/LowerCollectives.h"
 #include "lowering/Synthesis/AllToAllFlows.h"
 #include "lowering/Synthesis/ForestPacking.h"
+#include "lowering/Synthesis/RoundSchedule.h"
 #include "lowering/Synthesis/TreePacking.h"
 
 #include <functional>
@@ -122,6 +123,11 @@ public:
   /// The all_to_all flows made for `lowered`, or null.
   const AllToAllFlows *
   flowsFor(const lowering::LoweredCollective &lowered) const;
+  /// The round schedule written for `lowered`'s packing (broadcast and
+  /// reduce: synthesized_trees; all_gather, reduce_scatter, all_reduce:
+  /// synthesized_tree_rounds), or null.
+  const RoundSchedule *
+  roundsFor(const lowering::LoweredCollective &lowered) const;
   /// Whether `algorithm` is one this synthesizer made.
   bool made(const lowering::Algorithm *algorithm) const;
 
@@ -172,6 +178,8 @@ private:
     const ForestPacking *reduceFitted = nullptr, *gatherFitted = nullptr;
     const AllToAllFlows *flows = nullptr;
     std::vector<LatencyTreeMade> latency;
+    /// The round schedule written, if any (rounds.ranks > 0).
+    RoundSchedule rounds;
     /// Why nothing was made, when nothing was.
     std::string declined;
   };

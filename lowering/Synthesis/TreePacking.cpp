@@ -365,6 +365,9 @@ bool packTrees(const topo::Topology &topology, RouteMemo &routes,
     if (!options.fits || options.fits(kept) || most == 1)
       break;
   }
+  // Shallower trees at the same rates (PackingGraph::shallower).
+  graph.shallower(kept, std::vector<int32_t>(kept.size(), root), rates,
+                  options.mostEdges);
   for (size_t t = 0; t < kept.size(); ++t)
     packing->trees.push_back({kept[t], rates[t] * kUnit});
   std::sort(

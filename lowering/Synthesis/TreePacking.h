@@ -95,6 +95,11 @@ struct PackingOptions {
   /// fastest of the optimum, improved by swaps: a tree the set's LP prices
   /// as improving joins and the slowest leaves.
   int maxTrees = 16;
+  /// The kept trees are made shallower (PackingGraph::shallower) as long
+  /// as no rank gets more tree edges than this: half of the 32 channels a
+  /// rank runs, so that the schedule can still copy every tree
+  /// (RoundSchedule.h).
+  int mostEdges = 16;
   /// Whether a set of trees (parent vectors) can run, e.g. its channels fit
   /// (TreeSchedule.h's treeChannels): while not, fewer are kept. Null: any.
   std::function<bool(const std::vector<std::vector<int32_t>> &)> fits;

@@ -1,0 +1,784 @@
+//===- RoundSchedule.cpp - tree packings as round-by-round schedules ------===//
+#include "lowering/Synthesis/RoundSchedule.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <numeric>
+#include <tuple>
+
+namespace collc::synth {
+
+std::vector<ForestTree> forestTreesOf(const TreePacking &packing) {
+  std::vector<ForestTree> out;
+  for (const PackedTree &tree : packing.trees)
+    out.push_back({packing.root, tree.parent, tree.rate});
+  return out;
+}
+
+int roundGrid(const std::vector<ForestTree> &trees, int32_t ranks, int copies) {
+  int most = 0;
+  for (int32_t r = 0; r < ranks; ++r) {
+    int mine = 0;
+    for (const ForestTree &t : trees)
+      mine += t.root == r;
+    most = std::max(most, mine);
+  }
+  const int streams = std::max(1, most) * std::max(1, copies);
+  if (streams == 1)
+    return 1;
+  // The coarsest grid whose rounding moves no tree more than 2% above its
+  // share (each tree's units over its share of the rate).
+  int grid = 4 * streams;
+  for (int per : {4, 8, 16, 32}) {
+    grid = per * streams;
+    std::vector<RoundTree> split = roundTrees(trees, ranks, grid, copies);
+    std::map<int32_t, double> total;
+    for (const ForestTree &t : trees)
+      total[t.root] += t.rate;
+    double worst = 0;
+    size_t at = 0;
+    for (int32_t r = 0; r < ranks; ++r)
+      for (const ForestTree &t : trees)
+        if (t.root == r)
+          for (int c = 0; c < std::max(1, copies); ++c, ++at) {
+            double share = t.rate / total[r] / std::max(1, copies);
+            if (share > 0)
+              worst = std::max(worst, split[at].units / double(grid) / share);
+          }
+    if (worst <= 1.02)
+      break;
+  }
+  return grid;
+}
+
+std::vector<RoundTree> roundTrees(const std::vector<ForestTree> &trees,
+                                  int32_t ranks, int grid, int copies) {
+  copies = std::max(1, copies);
+  std::vector<RoundTree> out;
+  for (int32_t r = 0; r < ranks; ++r) {
+    std::vector<size_t> mine;
+    double sum = 0;
+    for (size_t t = 0; t < trees.size(); ++t)
+      if (trees[t].root == r) {
+        mine.push_back(t);
+        sum += trees[t].rate;
+      }
+    if (mine.empty())
+      continue;
+    const size_t m = mine.size() * size_t(copies);
+    std::vector<int> units(m, 1);
+    int left = grid - int(m);
+    std::vector<double> remainder(m);
+    for (size_t i = 0; i < m; ++i) {
+      const ForestTree &tree = trees[mine[i / size_t(copies)]];
+      double want = (sum > 0 ? tree.rate / sum : 1.0 / double(mine.size())) *
+                        grid / copies -
+                    1;
+      int whole = std::min(std::max(left, 0), std::max(0, int(want)));
+      units[i] += whole;
+      left -= whole;
+      remainder[i] = want - whole;
+    }
+    std::vector<size_t> order(m);
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+      return remainder[a] > remainder[b];
+    });
+    for (size_t i = 0; left > 0; i = (i + 1) % m, --left)
+      ++units[order[i]];
+    int first = 0;
+    for (size_t i = 0; i < m; ++i) {
+      RoundTree tree;
+      tree.root = r;
+      tree.parent = trees[mine[i / size_t(copies)]].parent;
+      tree.first = first;
+      tree.units = units[i];
+      tree.source = int(mine[i / size_t(copies)]);
+      tree.copy = int(i % size_t(copies));
+      first += units[i];
+      out.push_back(std::move(tree));
+    }
+  }
+  return out;
+}
+
+void staggerTrees(std::vector<RoundTree> &trees) {
+  const double golden = (std::sqrt(5.0) - 1) / 2;
+  for (size_t i = 0; i < trees.size(); ++i) {
+    double phase = std::fmod(double(i + 1) * golden, 1.0);
+    trees[i].offset =
+        std::min(trees[i].units - 1, int(std::floor(phase * trees[i].units)));
+  }
+}
+
+void allReducePieces(std::vector<RoundTree> &reduce,
+                     std::vector<RoundTree> &gather) {
+  std::vector<RoundTree> r2, g2;
+  std::map<int32_t, std::vector<size_t>> reduceOf, gatherOf;
+  for (size_t t = 0; t < reduce.size(); ++t)
+    reduceOf[reduce[t].root].push_back(t);
+  for (size_t t = 0; t < gather.size(); ++t)
+    gatherOf[gather[t].root].push_back(t);
+  for (const auto &[root, mine] : reduceOf) {
+    std::vector<int> cuts;
+    for (size_t t : mine)
+      cuts.push_back(reduce[t].first);
+    for (size_t t : gatherOf[root])
+      cuts.push_back(gather[t].first);
+    int end = 0;
+    for (size_t t : mine)
+      end = std::max(end, reduce[t].first + reduce[t].units);
+    cuts.push_back(end);
+    std::sort(cuts.begin(), cuts.end());
+    cuts.erase(std::unique(cuts.begin(), cuts.end()), cuts.end());
+    auto holding = [](const std::vector<RoundTree> &trees,
+                      const std::vector<size_t> &of, int at) {
+      for (size_t t : of)
+        if (trees[t].first <= at && at < trees[t].first + trees[t].units)
+          return t;
+      return of.front();
+    };
+    for (size_t c = 0; c + 1 < cuts.size(); ++c) {
+      RoundTree a = reduce[holding(reduce, mine, cuts[c])];
+      RoundTree b = gather[holding(gather, gatherOf[root], cuts[c])];
+      a.first = b.first = cuts[c];
+      a.units = b.units = cuts[c + 1] - cuts[c];
+      a.offset = b.offset = 0;
+      r2.push_back(std::move(a));
+      g2.push_back(std::move(b));
+    }
+  }
+  reduce = std::move(r2);
+  gather = std::move(g2);
+}
+
+namespace {
+
+/// An expression as the sched syntax writes it: a name or an integer bare,
+/// anything else quoted.
+std::string written(const std::string &expression) {
+  return expression.find(' ') == std::string::npos ? expression
+                                                   : "\"" + expression + "\"";
+}
+
+/// "a + b + ..." of the non-empty terms, "0" when none.
+std::string sum(const std::vector<std::string> &terms) {
+  std::string out;
+  for (const std::string &t : terms)
+    if (!t.empty())
+      out += (out.empty() ? "" : " + ") + t;
+  return out.empty() ? "0" : out;
+}
+
+/// "e + c" for an integer c of any sign.
+std::string plus(const std::string &e, int c) {
+  if (c == 0)
+    return e;
+  if (e == "0" || e.empty())
+    return std::to_string(c);
+  return e + (c > 0 ? " + " : " - ") + std::to_string(c > 0 ? c : -c);
+}
+
+/// A buffer range of an instruction: the buffer and where its part starts
+/// ("" at 0).
+struct Buffer {
+  const char *name = "input";
+  std::string base;
+};
+
+enum class Op { Send, Recv, RecvReduceCopy };
+
+/// One instruction of a rank, once per round.
+struct Item {
+  /// The order within a round on every stream: (level, tree, rank).
+  std::tuple<int, int, int> key;
+  int phase = 0;
+  int channel = 0;
+  /// Index of its tree in its phase.
+  int tree = 0;
+  Op op = Op::Send;
+  int32_t peer = 0;
+  Buffer src, dst;
+  /// Items of the same rank (indices into its items) this one waits for:
+  /// the same tree's (or for an all_reduce's gather, the same piece's
+  /// reduction) in the same round.
+  std::vector<int> after;
+  /// Its positions on its stream: among the prologue's items (-1: none),
+  /// within a loop iteration, in the epilogue.
+  int pro = -1, loop = 0, epi = 0;
+};
+
+/// Where an item sits: the prologue, iteration j of the loop, the
+/// epilogue.
+enum class Section { Pro, Loop, Epi };
+
+class Writer {
+public:
+  explicit Writer(const RoundSchedule &s) : s_(s), items_(size_t(s.ranks)) {
+    build();
+  }
+
+  /// Streams (rank, channel) that carry more than one tree edge.
+  int sharedStreams() const { return shared_; }
+
+  int mostChannels() const {
+    int most = 0;
+    for (int32_t r = 0; r < s_.ranks; ++r)
+      most = std::max(most, int(streams(r).size()) + (copies(r) ? 1 : 0));
+    return most;
+  }
+
+  std::string text(const std::string &symbol, const std::string &algorithm,
+                   const std::string &summary) const {
+    const char *collective = "", *volume = "";
+    switch (s_.collective) {
+    case RoundCollective::Broadcast:
+      collective = "broadcast";
+      volume = "M per tree edge";
+      break;
+    case RoundCollective::Reduce:
+      collective = "reduce";
+      volume = "M per tree edge";
+      break;
+    case RoundCollective::AllGather:
+      collective = "all_gather";
+      volume = "(n-1) M";
+      break;
+    case RoundCollective::ReduceScatter:
+      collective = "reduce_scatter";
+      volume = "(n-1)/n M";
+      break;
+    case RoundCollective::AllReduce:
+      collective = "all_reduce";
+      volume = "2 (n-1)/n M";
+      break;
+    }
+    const int unit = divisor() * std::max(1, s_.minRounds);
+    std::string out = "sched.schedule @" + symbol +
+                      " collective = " + collective + " algorithm = \"" +
+                      algorithm +
+                      "\" group_size = " + std::to_string(s_.ranks) + "\n";
+    out += "    attributes {collc.chunk_unit = " + std::to_string(unit) +
+           " : i64, collc.volume = \"" + volume +
+           "\", collc.steps = \"tree depth + k\"}\n";
+    if (s_.collective == RoundCollective::Broadcast ||
+        s_.collective == RoundCollective::Reduce)
+      out += "    root = " + std::to_string(s_.root) + "\n";
+    if (scratch_)
+      out += "    scratch = \"n * k\"\n";
+    out += "    description = \"synthesized: " + summary + "\" {\n";
+    for (int32_t r = 0; r < s_.ranks; ++r) {
+      out += "  sched.rank " + std::to_string(r) + " {\n";
+      const std::vector<Item> &items = items_[size_t(r)];
+      for (const auto &[channel, shape] : streams(r)) {
+        std::vector<const Item *> on;
+        for (const Item &item : items)
+          if (item.channel == channel)
+            on.push_back(&item);
+        out += "    sched.channel " + std::to_string(channel) + " {\n";
+        auto emit = [&](Section section, const std::string &indent) {
+          std::vector<const Item *> order;
+          for (const Item *item : on)
+            if (section != Section::Pro || item->pro >= 0)
+              order.push_back(item);
+          std::sort(order.begin(), order.end(),
+                    [&](const Item *a, const Item *b) {
+                      return position(*a, section) < position(*b, section);
+                    });
+          for (const Item *item : order)
+            out += indent + instruction(r, *item, section) + "\n";
+        };
+        emit(Section::Pro, "      ");
+        out +=
+            "      sched.for j = 0 to " + written(rounds() + " - 1") + " {\n";
+        emit(Section::Loop, "        ");
+        out += "      }\n";
+        emit(Section::Epi, "      ");
+        out += "    }\n";
+      }
+      if (copies(r)) {
+        std::string dst = s_.collective == RoundCollective::AllGather && r > 0
+                              ? std::to_string(r) + " * k"
+                              : "0";
+        out += "    sched.channel " + std::to_string(copyId_) +
+               " {\n      sched.copy src = input[0] dst = output[" +
+               written(dst) + "] count = k\n    }\n";
+      }
+      out += "  }\n";
+    }
+    return out + "}\n";
+  }
+
+private:
+  const RoundSchedule &s_;
+  std::vector<std::vector<Item>> items_;
+  bool scratch_ = false;
+  int copyId_ = 0;
+  int shared_ = 0;
+
+  bool copies(int32_t r) const {
+    return s_.collective == RoundCollective::AllGather ||
+           (s_.collective == RoundCollective::Broadcast && r == s_.root);
+  }
+  /// Chunks a round spans over all parts: G, or n G for all_reduce, whose k
+  /// chunks hold n parts.
+  int divisor() const {
+    return s_.grid *
+           (s_.collective == RoundCollective::AllReduce ? s_.ranks : 1);
+  }
+  /// The number of rounds, as an expression.
+  std::string rounds() const {
+    return "(k floordiv " + std::to_string(divisor()) + ")";
+  }
+
+  struct Shape {
+    int pro = 0, loop = 0;
+  };
+  /// A rank's channel ids and their items: in the prologue, a round.
+  std::map<int, Shape> streams(int32_t r) const {
+    std::map<int, Shape> ids;
+    for (const Item &item : items_[size_t(r)]) {
+      Shape &shape = ids[item.channel];
+      shape.pro += item.pro >= 0;
+      ++shape.loop;
+    }
+    return ids;
+  }
+  static int position(const Item &item, Section section) {
+    return section == Section::Pro    ? item.pro
+           : section == Section::Loop ? item.loop
+                                      : item.epi;
+  }
+
+  const RoundTree &treeOf(const Item &item) const {
+    return s_.phases[size_t(item.phase)][size_t(item.tree)];
+  }
+
+  /// The first chunk of `item`'s range in `section`, within its buffer.
+  std::string chunk(const Item &item, const Buffer &buffer,
+                    Section section) const {
+    const RoundTree &t = treeOf(item);
+    std::vector<std::string> terms = {buffer.base};
+    const std::string r = rounds();
+    switch (section) {
+    case Section::Pro:
+      if (t.first)
+        terms.push_back(r + " * " + std::to_string(t.first));
+      return written(sum(terms));
+    case Section::Loop:
+      if (t.first)
+        terms.push_back(r + " * " + std::to_string(t.first));
+      terms.push_back(t.units == 1 ? "j" : "j * " + std::to_string(t.units));
+      return written(plus(sum(terms), t.offset));
+    case Section::Epi:
+      terms.push_back(r + " * " + std::to_string(t.first + t.units));
+      return written(plus(sum(terms), -(t.units - t.offset)));
+    }
+    return "0";
+  }
+  int count(const Item &item, Section section) const {
+    const RoundTree &t = treeOf(item);
+    return section == Section::Pro    ? t.offset
+           : section == Section::Loop ? t.units
+                                      : t.units - t.offset;
+  }
+
+  std::string instruction(int32_t r, const Item &item, Section section) const {
+    auto range = [&](const Buffer &b) {
+      return std::string(b.name) + "[" + chunk(item, b, section) + "]";
+    };
+    std::string out;
+    switch (item.op) {
+    case Op::Send:
+      out = "sched.send to " + std::to_string(item.peer) +
+            " src = " + range(item.src);
+      break;
+    case Op::Recv:
+      out = "sched.recv from " + std::to_string(item.peer) +
+            " dst = " + range(item.dst);
+      break;
+    case Op::RecvReduceCopy:
+      out = "sched.recv_reduce_copy from " + std::to_string(item.peer) +
+            " src = " + range(item.src) + " dst = " + range(item.dst);
+      break;
+    }
+    out += " count = " + std::to_string(count(item, section));
+    // A dependency on the item's own stream holds by program order.
+    std::vector<const Item *> deps;
+    for (int d : item.after)
+      if (items_[size_t(r)][size_t(d)].channel != item.channel)
+        deps.push_back(&items_[size_t(r)][size_t(d)]);
+    if (deps.empty())
+      return out;
+    out += " after = [";
+    for (size_t d = 0; d < deps.size(); ++d) {
+      const Item &dep = *deps[d];
+      Shape shape = streams(r).at(dep.channel);
+      std::string index;
+      switch (section) {
+      case Section::Pro:
+        index = std::to_string(dep.pro);
+        break;
+      case Section::Loop:
+        index =
+            plus(shape.loop == 1 ? "j" : "j * " + std::to_string(shape.loop),
+                 shape.pro + dep.loop);
+        break;
+      case Section::Epi:
+        index = plus(rounds() + " * " + std::to_string(shape.loop),
+                     shape.pro - shape.loop + dep.epi);
+        break;
+      }
+      out += std::string(d ? ", " : "") + "(channel " +
+             std::to_string(dep.channel) + ", index " + written(index) + ")";
+    }
+    return out + "]";
+  }
+
+  std::string partBase(int32_t root) const {
+    // A broadcast's or reduce's one part is the whole buffer.
+    if (root == 0 || s_.collective == RoundCollective::Broadcast ||
+        s_.collective == RoundCollective::Reduce)
+      return "";
+    if (s_.collective == RoundCollective::AllReduce)
+      return "(k floordiv " + std::to_string(s_.ranks) + ") * " +
+             std::to_string(root);
+    return std::to_string(root) + " * k";
+  }
+
+  void build() {
+    const bool allReduce = s_.collective == RoundCollective::AllReduce;
+    const bool copy = s_.collective == RoundCollective::AllGather ||
+                      s_.collective == RoundCollective::Broadcast;
+    const int usable = std::max(1, s_.channels - (copy ? 1 : 0));
+    const size_t phases = s_.phases.size();
+    // Each phase's channel ids: [base, base + budget).
+    std::vector<int> base(phases), budget(phases);
+    for (size_t p = 0, at = 0; p < phases; ++p) {
+      budget[p] = std::max(1, usable / int(phases) +
+                                  (int(p) < usable % int(phases) ? 1 : 0));
+      base[p] = int(at);
+      at += size_t(budget[p]);
+    }
+    // Per phase: every tree edge (from, to, tree), its level (the key's
+    // first part) and load (units a round), and its channel. A stream runs
+    // its items round by round, so items of different levels on one stream
+    // hold each other up (a deep item's round j arrives late and a shallow
+    // one's round j + 1 waits behind it, a delay that spreads down its
+    // tree). Heaviest edges first, an edge takes the id whose streams at both
+    // ends carry the least so far, first among the ids that neither end uses
+    // yet or uses for edges of the same level, then of the nearest level:
+    // every edge has a stream of its own while the budget lasts, and beyond
+    // it streams are shared by edges of one level where they can be. Edges
+    // on one id with the same ends form one connection.
+    using Edge = std::tuple<int32_t, int32_t, int>;
+    std::vector<std::map<Edge, int>> channelOf(phases);
+    std::map<std::pair<int32_t, int>, int> edgesOn; // (rank, id) -> edges
+    for (size_t p = 0; p < phases; ++p) {
+      const bool down = direction(p) == TreeDirection::FromRoot;
+      struct Want {
+        Edge edge;
+        int level;
+        double load;
+      };
+      std::vector<Want> order;
+      for (size_t ti = 0; ti < s_.phases[p].size(); ++ti) {
+        const RoundTree &t = s_.phases[p][ti];
+        std::vector<int> depth = depths(t), height = heights(t);
+        for (int32_t c = 0; c < s_.ranks; ++c)
+          if (int32_t up = t.parent[size_t(c)]; up >= 0)
+            order.push_back({down ? Edge{up, c, int(ti)} : Edge{c, up, int(ti)},
+                             down ? depth[size_t(c)] : height[size_t(c)],
+                             double(t.units)});
+      }
+      std::stable_sort(
+          order.begin(), order.end(),
+          [](const Want &a, const Want &b) { return a.load > b.load; });
+      const size_t ids = size_t(budget[p]);
+      std::vector<std::vector<double>> held(size_t(s_.ranks),
+                                            std::vector<double>(ids, 0));
+      std::vector<std::vector<int>> tag(size_t(s_.ranks),
+                                        std::vector<int>(ids, -1));
+      for (const Want &want : order) {
+        auto [from, to, tree] = want.edge;
+        auto distance = [&](size_t id) {
+          int d = 0;
+          for (int32_t end : {from, to})
+            if (int t = tag[size_t(end)][id]; t >= 0)
+              d = std::max(d, std::abs(t - want.level));
+          return d;
+        };
+        size_t best = 0;
+        std::pair<int, double> least{-1, 0};
+        for (size_t id = 0; id < ids; ++id) {
+          std::pair<int, double> cost{
+              distance(id),
+              std::max(held[size_t(from)][id], held[size_t(to)][id])};
+          if (least.first < 0 || cost < least) {
+            least = cost;
+            best = id;
+          }
+        }
+        for (int32_t end : {from, to}) {
+          held[size_t(end)][best] += want.load;
+          if (tag[size_t(end)][best] < 0)
+            tag[size_t(end)][best] = want.level;
+        }
+        channelOf[p][want.edge] = base[p] + int(best);
+        for (int32_t end : {from, to})
+          if (++edgesOn[{end, base[p] + int(best)}] == 2)
+            ++shared_;
+      }
+    }
+    // Dense ids: those no edge took are left out.
+    {
+      std::map<int, int> dense;
+      for (const auto &edges : channelOf)
+        for (const auto &[edge, id] : edges)
+          dense[id] = 0;
+      int next = 0;
+      for (auto &[id, to] : dense)
+        to = next++;
+      for (auto &edges : channelOf)
+        for (auto &[edge, id] : edges)
+          id = dense.at(id);
+      copyId_ = next;
+    }
+    // all_reduce: per reduce tree (a piece of its root's part, the same as
+    // the gather tree of that index), the item that completes it at the
+    // root.
+    std::map<size_t, int> reduced;
+    for (size_t p = 0; p < phases; ++p) {
+      const bool down = direction(p) == TreeDirection::FromRoot;
+      for (size_t ti = 0; ti < s_.phases[p].size(); ++ti) {
+        const RoundTree &t = s_.phases[p][ti];
+        std::vector<int> depth = depths(t), height = heights(t);
+        auto connection = [&](int32_t from, int32_t to) {
+          return channelOf[p].at(Edge{from, to, int(ti)});
+        };
+        const std::string part = partBase(t.root);
+        for (int32_t r = 0; r < s_.ranks; ++r) {
+          std::vector<Item> &items = items_[size_t(r)];
+          std::vector<int32_t> kids;
+          for (int32_t c = 0; c < s_.ranks; ++c)
+            if (t.parent[size_t(c)] == r)
+              kids.push_back(c);
+          auto add = [&](std::tuple<int, int, int> key, int channel, Op op,
+                         int32_t peer, Buffer src, Buffer dst,
+                         std::vector<int> after) {
+            Item item;
+            item.key = key;
+            item.phase = int(p);
+            item.tree = int(ti);
+            item.channel = channel;
+            item.op = op;
+            item.peer = peer;
+            item.src = std::move(src);
+            item.dst = std::move(dst);
+            item.after = std::move(after);
+            items.push_back(std::move(item));
+            return int(items.size()) - 1;
+          };
+          const bool root = r == t.root;
+          if (down) {
+            Buffer held;
+            std::vector<int> wait;
+            if (root) {
+              held = allReduce ? Buffer{"output", part} : Buffer{"input", ""};
+              if (allReduce)
+                wait.push_back(reduced.at(ti));
+            } else {
+              held = Buffer{"output", part};
+              int32_t up = t.parent[size_t(r)];
+              wait.push_back(add({depth[size_t(r)], int(ti), r},
+                                 connection(up, r), Op::Recv, up, {}, held,
+                                 {}));
+            }
+            for (int32_t c : kids)
+              add({depth[size_t(c)], int(ti), c}, connection(r, c), Op::Send, c,
+                  held, {}, wait);
+            continue;
+          }
+          // Towards the root.
+          Buffer mine, acc;
+          switch (s_.collective) {
+          case RoundCollective::Reduce:
+            mine = {"input", ""};
+            acc = {"output", ""};
+            break;
+          case RoundCollective::ReduceScatter:
+            mine = {"input", part};
+            acc = root ? Buffer{"output", ""} : Buffer{"scratch", part};
+            if (!root && !kids.empty())
+              scratch_ = true;
+            break;
+          default: // all_reduce
+            mine = {"input", part};
+            acc = {"output", part};
+            break;
+          }
+          // Children in key order, so that each combine waits only for
+          // smaller keys.
+          std::stable_sort(kids.begin(), kids.end(), [&](int32_t a, int32_t b) {
+            return height[size_t(a)] < height[size_t(b)];
+          });
+          int previous = -1;
+          for (size_t i = 0; i < kids.size(); ++i) {
+            int32_t c = kids[i];
+            previous = add({height[size_t(c)], int(ti), c}, connection(c, r),
+                           Op::RecvReduceCopy, c, i == 0 ? mine : acc, acc,
+                           previous >= 0 ? std::vector<int>{previous}
+                                         : std::vector<int>());
+          }
+          if (root) {
+            reduced[ti] = previous;
+            continue;
+          }
+          add({height[size_t(r)], int(ti), r},
+              connection(r, t.parent[size_t(r)]), Op::Send, t.parent[size_t(r)],
+              kids.empty() ? mine : acc, {},
+              previous >= 0 ? std::vector<int>{previous} : std::vector<int>());
+        }
+      }
+    }
+    // Positions: each stream's items by (phase, key), in every section.
+    for (std::vector<Item> &items : items_) {
+      std::map<int, std::vector<size_t>> on;
+      for (size_t i = 0; i < items.size(); ++i)
+        on[items[i].channel].push_back(i);
+      for (auto &[channel, list] : on) {
+        std::stable_sort(list.begin(), list.end(), [&](size_t a, size_t b) {
+          return std::tie(items[a].phase, items[a].key) <
+                 std::tie(items[b].phase, items[b].key);
+        });
+        int pro = 0;
+        for (size_t i = 0; i < list.size(); ++i) {
+          Item &item = items[list[i]];
+          item.loop = item.epi = int(i);
+          if (treeOf(item).offset > 0)
+            item.pro = pro++;
+        }
+      }
+    }
+  }
+
+  TreeDirection direction(size_t phase) const {
+    switch (s_.collective) {
+    case RoundCollective::Broadcast:
+    case RoundCollective::AllGather:
+      return TreeDirection::FromRoot;
+    case RoundCollective::Reduce:
+    case RoundCollective::ReduceScatter:
+      return TreeDirection::ToRoot;
+    case RoundCollective::AllReduce:
+      break;
+    }
+    return phase == 0 ? TreeDirection::ToRoot : TreeDirection::FromRoot;
+  }
+
+  std::vector<int> depths(const RoundTree &t) const {
+    std::vector<int> depth(static_cast<size_t>(s_.ranks), 0);
+    for (int32_t v = 0; v < s_.ranks; ++v) {
+      int d = 0;
+      for (int32_t u = v; t.parent[size_t(u)] >= 0 && d <= s_.ranks;
+           u = t.parent[size_t(u)])
+        ++d;
+      depth[size_t(v)] = d;
+    }
+    return depth;
+  }
+  std::vector<int> heights(const RoundTree &t) const {
+    std::vector<int> depth = depths(t),
+                     height(static_cast<size_t>(s_.ranks), 0);
+    std::vector<int32_t> order(static_cast<size_t>(s_.ranks));
+    std::iota(order.begin(), order.end(), 0);
+    std::sort(order.begin(), order.end(), [&](int32_t a, int32_t b) {
+      return depth[size_t(a)] > depth[size_t(b)];
+    });
+    for (int32_t v : order)
+      if (int32_t up = t.parent[size_t(v)]; up >= 0)
+        height[size_t(up)] =
+            std::max(height[size_t(up)], height[size_t(v)] + 1);
+    return height;
+  }
+};
+
+} // namespace
+
+RoundSchedule planRounds(RoundCollective collective, int32_t ranks,
+                         int32_t root,
+                         const std::vector<std::vector<ForestTree>> &phases,
+                         int channels) {
+  std::vector<ForestTree> all;
+  for (const std::vector<ForestTree> &trees : phases)
+    all.insert(all.end(), trees.begin(), trees.end());
+  auto plan = [&](int copies) {
+    RoundSchedule s;
+    s.collective = collective;
+    s.ranks = ranks;
+    s.root = root;
+    s.minRounds = kMinRounds;
+    s.channels = channels;
+    s.grid = roundGrid(all, ranks, copies);
+    s.copies = copies;
+    for (const std::vector<ForestTree> &trees : phases)
+      s.phases.push_back(roundTrees(trees, ranks, s.grid, copies));
+    if (s.phases.size() == 2)
+      allReducePieces(s.phases[0], s.phases[1]);
+    for (std::vector<RoundTree> &trees : s.phases)
+      staggerTrees(trees);
+    return s;
+  };
+  // The most copies whose edges all keep a stream of their own.
+  for (int copies = kMostCopies; copies > 1; --copies) {
+    RoundSchedule s = plan(copies);
+    if (sharedStreams(s) == 0)
+      return s;
+  }
+  return plan(1);
+}
+
+std::string describeRounds(const RoundSchedule &s, double partBytes) {
+  char line[256];
+  std::snprintf(line, sizeof line,
+                "  in rounds of %d chunk%s of every part (k = %d x rounds, "
+                "at least %d rounds), every tree %d time%s, staggered\n",
+                s.grid, s.grid == 1 ? "" : "s", s.grid, s.minRounds, s.copies,
+                s.copies == 1 ? "" : "s");
+  std::string out = line;
+  const bool allReduce = s.collective == RoundCollective::AllReduce;
+  for (size_t p = 0; p < s.phases.size(); ++p)
+    for (const RoundTree &t : s.phases[p]) {
+      std::snprintf(line, sizeof line,
+                    "  %stree %d (copy %d) of root %d: %d of the %d units",
+                    allReduce ? (p == 0 ? "reduce " : "gather ") : "", t.source,
+                    t.copy, t.root, t.units, s.grid);
+      out += line;
+      if (partBytes > 0) {
+        std::snprintf(line, sizeof line, ", %.0f of the %.0f bytes",
+                      partBytes * t.units / s.grid, partBytes);
+        out += line;
+      }
+      out += "\n";
+    }
+  return out;
+}
+
+int roundChannels(const RoundSchedule &schedule) {
+  return Writer(schedule).mostChannels();
+}
+
+int sharedStreams(const RoundSchedule &schedule) {
+  return Writer(schedule).sharedStreams();
+}
+
+std::string roundScheduleText(const RoundSchedule &schedule,
+                              const std::string &symbol,
+                              const std::string &algorithm,
+                              const std::string &summary) {
+  return Writer(schedule).text(symbol, algorithm, summary);
+}
+
+} // namespace collc::synth

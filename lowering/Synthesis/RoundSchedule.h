@@ -1,0 +1,175 @@
+//===- RoundSchedule.h - tree packings as round-by-round schedules -*- C++
+//-*-===//
+//
+// Writes tree packings (TreePacking.h's broadcast and reduce trees,
+// ForestPacking.h's trees of every root) as explicit sched.schedules for
+// their group size and any chunk count that is a multiple of the unit, in
+// rounds, with channels shared between trees where the budget runs out:
+//
+// - Rounds. Every root's part is cut into a grid of G units, and tree t of
+//   root R owns the units [first_t, first_t + units_t) of R's part, its
+//   share of the G by its rate: the chunks [first_t x R, (first_t +
+//   units_t) x R) with R = k / G the rounds. In every round every tree edge
+//   moves the tree's next units_t chunks as one instruction, so an item's
+//   size follows its tree's rate and all trees advance together.
+// - Staggered. Tree t's first item moves only offset_t of its chunks (and
+//   its last the rest), offsets spread by the golden ratio: streams that
+//   share a link then pay their fixed costs at different moments instead of
+//   all at once, and one stream's transfer fills the link while another
+//   pays.
+// - Copies. Every tree is copied as often as its edges still get a stream
+//   of their own (planRounds): one stream per link cannot overlap its
+//   items' fixed costs, two or more can.
+// - Channels. Every tree edge gets a channel id at both ends: heaviest
+//   first, the id whose streams at both ends carry the least so far among
+//   those neither end uses yet or uses for edges of the same level (below),
+//   else of the nearest level. So any number of trees and ranks fit the
+//   budget (32 per rank); edges on one id with the same ends form one
+//   connection.
+// - Order. Every stream runs its items' first (partial) items, then a loop
+//   of R - 1 rounds, then their last items, each in the order of the key
+//   (level, tree, rank): level is the depth of the receiving rank for data
+//   moving away from a root, the height of the sending rank's subtree for
+//   data moving to a root. Both ends of a connection order its items alike
+//   and every dependency (a rank forwards what it received, adds what its
+//   children sent, sends the sum up) points to a smaller key, so the
+//   schedule cannot deadlock: the least unfinished item can always run.
+//
+//   broadcast: the root copies its input to its output (a channel of its
+//   own) and sends each item of every tree to its children; a rank
+//   receives it into its output and forwards it after the receive.
+//   reduce: a leaf sends its input range, a rank with children adds each
+//   child's arrival into its output (recv_reduce_copy, children in key
+//   order, each after the previous), then sends the sum up; the root keeps
+//   it.
+//   all_gather / reduce_scatter: the same per root, part R at R x k of the
+//   output (all_gather) or input (reduce_scatter, partial sums in scratch).
+//   all_reduce: parts of k / n chunks; the reduce trees and the gather trees
+//   cut into common pieces of every root's grid (allReducePieces), on
+//   separate channels (half the budget each): root R sends a piece's item
+//   down once its reduction of that item is done, so the phases overlap.
+//
+//===----------------------------------------------------------------------===//
+#ifndef COLLC_LOWERING_SYNTHESIS_ROUNDSCHEDULE_H
+#define COLLC_LOWERING_SYNTHESIS_ROUNDSCHEDULE_H
+
+#include "lowering/Synthesis/ForestPacking.h"
+#include "lowering/Synthesis/TreePacking.h"
+
+#include <string>
+#include <vector>
+
+namespace collc::synth {
+
+/// A tree of a round schedule: its root, parent per rank (-1 at the root),
+/// its share of its root's part (units [first, first + units) of the grid
+/// G: the chunks [first R, (first + units) R) of the part, R = k / G the
+/// rounds) and the chunks its first item moves (`offset`, below `units`;
+/// 0: every item moves `units` chunks).
+struct RoundTree {
+  int32_t root = 0;
+  std::vector<int32_t> parent;
+  int first = 0, units = 1;
+  int offset = 0;
+  /// The packing's tree it copies (an index into the trees given), and
+  /// which copy it is.
+  int source = 0, copy = 0;
+};
+
+/// The collectives a round schedule writes.
+enum class RoundCollective {
+  Broadcast,
+  Reduce,
+  AllGather,
+  ReduceScatter,
+  AllReduce
+};
+
+struct RoundSchedule {
+  RoundCollective collective = RoundCollective::Broadcast;
+  int32_t ranks = 0;
+  /// Broadcast and reduce: the root.
+  int32_t root = 0;
+  /// Chunks of a part per round (G).
+  int grid = 1;
+  /// The fewest rounds: collc.chunk_unit is grid x minRounds (x ranks for
+  /// all_reduce), so selection's chunk counts give minRounds x 1, 2, 4, ...
+  /// rounds.
+  int minRounds = 1;
+  /// How many times every tree of the packings is copied.
+  int copies = 1;
+  /// Channel ids a rank may use in all (the broadcast root's and the
+  /// all_gather's copy take one of them).
+  int channels = 32;
+  /// Broadcast, reduce, all_gather, reduce_scatter: one phase. all_reduce:
+  /// the reduce trees (phase 0) and the gather trees (phase 1).
+  std::vector<std::vector<RoundTree>> phases;
+};
+
+/// The trees of a packing as RoundTrees: each tree `copies` times, the
+/// grid of every root shared among its copies by rate (largest remainder,
+/// at least one unit each). `grid` must be at least the most copies of any
+/// root.
+std::vector<RoundTree> roundTrees(const std::vector<ForestTree> &trees,
+                                  int32_t ranks, int grid, int copies);
+/// Staggers the trees: tree i's first item moves floor(frac((i + 1) g) x
+/// units) chunks (g the golden ratio), its last the rest of a round's
+/// units, so that the streams sharing a link pay their fixed costs at
+/// different moments instead of all at once.
+void staggerTrees(std::vector<RoundTree> &trees);
+/// all_reduce's phases over common pieces: every root's grid cut where
+/// either phase's trees meet, each piece a tree of both phases (piece i of
+/// `reduce` and of `gather` cover the same chunks), so that a root's gather
+/// of a piece waits for that piece's reduction alone.
+void allReducePieces(std::vector<RoundTree> &reduce,
+                     std::vector<RoundTree> &gather);
+/// A broadcast or reduce packing's trees as ForestTrees of its root.
+std::vector<ForestTree> forestTreesOf(const TreePacking &packing);
+
+/// The grid for `trees` (of any roots), each `copies` times: 1 for a single
+/// stream, else 4, 8, 16 or 32 units per tree of the root with the most,
+/// the coarsest whose rounding gives no tree more than 2% above its share
+/// of its root's rate.
+int roundGrid(const std::vector<ForestTree> &trees, int32_t ranks, int copies);
+/// The most copies of a tree planRounds makes.
+constexpr int kMostCopies = 4;
+
+/// The fewest rounds a round schedule is written for (collc.chunk_unit is
+/// kMinRounds grids, so selection tries 8, 16, ..., 128 rounds).
+constexpr int kMinRounds = 8;
+
+/// A round schedule of `collective` over packed trees: `phases` holds one
+/// list of trees (broadcast and reduce: of `root`), or for all_reduce the
+/// reduce trees then the gather trees, cut into common pieces. Every tree
+/// is copied as often as every edge of every copy still gets a stream of
+/// its own within `channels` per rank (at most kMostCopies; once where
+/// even one copy shares), the grid is roundGrid's, and the trees are
+/// staggered.
+RoundSchedule planRounds(RoundCollective collective, int32_t ranks,
+                         int32_t root,
+                         const std::vector<std::vector<ForestTree>> &phases,
+                         int channels);
+
+/// Streams (rank, channel) that carry more than one tree edge.
+int sharedStreams(const RoundSchedule &schedule);
+
+/// The most channel ids any rank's streams take (the copy channel
+/// included).
+int roundChannels(const RoundSchedule &schedule);
+
+/// What the schedule moves: the grid, the copies, and per tree (copy) its
+/// units of every round and, where `bytes` (per rank) is positive, its
+/// bytes of its root's part (`partBytes`: bytes per part).
+std::string describeRounds(const RoundSchedule &schedule, double partBytes);
+
+/// The schedule's text (`sched.schedule @SYMBOL collective = ...
+/// algorithm = "ALGORITHM" group_size = N`, collc.chunk_unit, collc.volume,
+/// collc.steps, the description "synthesized: SUMMARY").
+std::string roundScheduleText(const RoundSchedule &schedule,
+                              const std::string &symbol,
+                              const std::string &algorithm,
+                              const std::string &summary);
+
+} // namespace collc::synth
+
+#endif
