@@ -21,6 +21,8 @@ namespace collc::synth {
 namespace {
 
 constexpr double kUnit = kRateUnit;
+/// The share of the optimum's rate that fewer trees may give up.
+constexpr double kFewerTreesLoss = 0.01;
 
 /// Edmonds: the minimum over the group of the max-flow between the root and
 /// each GPU on the topology graph (every device forwards).
@@ -287,8 +289,8 @@ bool packTrees(const topo::Topology &topology, RouteMemo &routes,
 
   const std::vector<std::vector<int32_t>> optimum = kept;
   const std::vector<double> optimumRates = rates;
-  // Fewer trees while options.fits refuses them (a quarter fewer each time).
-  for (size_t most = mostTrees;; most = std::max<size_t>(1, most * 3 / 4)) {
+  // At most `most` trees: the optimum's, or fewer as below.
+  auto cut = [&](size_t most) -> bool {
     kept = optimum;
     rates = optimumRates;
     if (kept.size() > most) {
@@ -362,6 +364,28 @@ bool packTrees(const topo::Topology &topology, RouteMemo &routes,
         }
       }
     }
+    return true;
+  };
+  // The fewest trees that keep all but kFewerTreesLoss of the optimum and
+  // fit (every tree takes streams on every rank, so fewer trees leave room
+  // to copy them: RoundSchedule.h); else the most that fit, a quarter fewer
+  // each time.
+  bool chosen = false;
+  for (size_t most : {1, 2, 3, 4, 6, 8, 12, 16, 24, 32}) {
+    if (most > mostTrees)
+      break;
+    if (!cut(most))
+      return false;
+    if (total(rates) >= (1 - kFewerTreesLoss) * value &&
+        (!options.fits || options.fits(kept))) {
+      chosen = true;
+      break;
+    }
+  }
+  for (size_t most = mostTrees; !chosen;
+       most = std::max<size_t>(1, most * 3 / 4)) {
+    if (!cut(most))
+      return false;
     if (!options.fits || options.fits(kept) || most == 1)
       break;
   }
