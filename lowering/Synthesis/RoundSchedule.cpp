@@ -188,7 +188,7 @@ struct Buffer {
   std::string base;
 };
 
-enum class Op { Send, Recv, RecvReduceCopy };
+enum class Op { Send, Recv, RecvReduceCopy, RecvCopySend, RecvReduceSend };
 
 /// One instruction of a rank, once per round.
 struct Item {
@@ -199,7 +199,8 @@ struct Item {
   /// Index of its tree in its phase.
   int tree = 0;
   Op op = Op::Send;
-  int32_t peer = 0;
+  /// The peer it sends to or receives from; a forward's receiver.
+  int32_t peer = 0, to = 0;
   Buffer src, dst;
   /// Items of the same rank (indices into its items) this one waits for:
   /// the same tree's (or for an all_reduce's gather, the same piece's
@@ -220,7 +221,7 @@ public:
     build();
   }
 
-  /// Streams (rank, channel) that carry more than one tree edge.
+  /// Streams (rank, channel) that carry more than one chain.
   int sharedStreams() const { return shared_; }
 
   int mostChannels() const {
@@ -403,6 +404,14 @@ private:
       out = "sched.recv_reduce_copy from " + std::to_string(item.peer) +
             " src = " + range(item.src) + " dst = " + range(item.dst);
       break;
+    case Op::RecvCopySend:
+      out = "sched.recv_copy_send from " + std::to_string(item.peer) + " to " +
+            std::to_string(item.to) + " dst = " + range(item.dst);
+      break;
+    case Op::RecvReduceSend:
+      out = "sched.recv_reduce_send from " + std::to_string(item.peer) +
+            " to " + std::to_string(item.to) + " src = " + range(item.src);
+      break;
     }
     out += " count = " + std::to_string(count(item, section));
     // A dependency on the item's own stream holds by program order.
@@ -448,6 +457,17 @@ private:
     return std::to_string(root) + " * k";
   }
 
+  /// A path of one tree's edges along which data is forwarded without a
+  /// stop: every rank inside it has exactly one child, so it receives and
+  /// sends on in one instruction (recv_copy_send, or recv_reduce_send
+  /// towards a root). `nodes` in the data's direction.
+  struct Chain {
+    size_t phase = 0, tree = 0;
+    std::vector<int32_t> nodes;
+    std::tuple<int, int, int> key;
+    int channel = 0;
+  };
+
   void build() {
     const bool allReduce = s_.collective == RoundCollective::AllReduce;
     const bool copy = s_.collective == RoundCollective::AllGather ||
@@ -462,186 +482,214 @@ private:
       base[p] = int(at);
       at += size_t(budget[p]);
     }
-    // Per phase: every tree edge (from, to, tree), its level (the key's
-    // first part) and load (units a round), and its channel. A stream runs
-    // its items round by round, so items of different levels on one stream
-    // hold each other up (a deep item's round j arrives late and a shallow
-    // one's round j + 1 waits behind it, a delay that spreads down its
-    // tree). Heaviest edges first, an edge takes the id whose streams at both
-    // ends carry the least so far, first among the ids that neither end uses
-    // yet or uses for edges of the same level, then of the nearest level:
-    // every edge has a stream of its own while the budget lasts, and beyond
-    // it streams are shared by edges of one level where they can be. Edges
-    // on one id with the same ends form one connection.
-    using Edge = std::tuple<int32_t, int32_t, int>;
-    std::vector<std::map<Edge, int>> channelOf(phases);
-    std::map<std::pair<int32_t, int>, int> edgesOn; // (rank, id) -> edges
+    // Every tree cut into chains. Away from a root a chain starts at the
+    // root or at a rank with two or more children and runs on while the
+    // rank it reached has exactly one child; towards a root it starts at
+    // a leaf or at a rank with two or more children and runs on up while
+    // the rank it reached (not the root) has exactly that one child. Its
+    // key is (level of its first edge, tree, rank): the depth of the rank
+    // it first reaches away from a root, the height of the rank it starts
+    // at towards one.
+    std::vector<Chain> chains;
     for (size_t p = 0; p < phases; ++p) {
       const bool down = direction(p) == TreeDirection::FromRoot;
-      struct Want {
-        Edge edge;
-        int level;
-        double load;
-      };
-      std::vector<Want> order;
       for (size_t ti = 0; ti < s_.phases[p].size(); ++ti) {
         const RoundTree &t = s_.phases[p][ti];
         std::vector<int> depth = depths(t), height = heights(t);
+        std::vector<std::vector<int32_t>> kids(size_t(s_.ranks));
         for (int32_t c = 0; c < s_.ranks; ++c)
           if (int32_t up = t.parent[size_t(c)]; up >= 0)
-            order.push_back({down ? Edge{up, c, int(ti)} : Edge{c, up, int(ti)},
-                             down ? depth[size_t(c)] : height[size_t(c)],
-                             double(t.units)});
+            kids[size_t(up)].push_back(c);
+        auto through = [&](int32_t v) {
+          return v != t.root && kids[size_t(v)].size() == 1;
+        };
+        for (int32_t c = 0; c < s_.ranks; ++c) {
+          int32_t up = t.parent[size_t(c)];
+          if (up < 0)
+            continue;
+          Chain chain;
+          chain.phase = p;
+          chain.tree = ti;
+          if (down) {
+            if (through(up))
+              continue; // inside the chain through `up`
+            chain.nodes = {up, c};
+            for (int32_t v = c; through(v);) {
+              v = kids[size_t(v)].front();
+              chain.nodes.push_back(v);
+            }
+            chain.key = {depth[size_t(c)], int(ti), c};
+          } else {
+            if (through(c))
+              continue; // inside the chain through `c`
+            chain.nodes = {c, up};
+            for (int32_t v = up; through(v);) {
+              v = t.parent[size_t(v)];
+              chain.nodes.push_back(v);
+            }
+            chain.key = {height[size_t(c)], int(ti), c};
+          }
+          chains.push_back(std::move(chain));
+        }
       }
-      std::stable_sort(
-          order.begin(), order.end(),
-          [](const Want &a, const Want &b) { return a.load > b.load; });
+    }
+    // Channels, per phase: heaviest chains first, each takes the id whose
+    // streams at every rank it touches carry the least so far, among the
+    // ids that none of those ranks uses yet or uses for chains of the same
+    // level, else of the nearest level. A stream runs its items round by
+    // round, so items of different levels on one stream hold each other up
+    // (a deep item's round j arrives late and a shallow one's round j + 1
+    // waits behind it, a delay that spreads down its tree). Chains on one
+    // id with the same ends form one connection.
+    std::map<std::pair<int32_t, int>, int> chainsOn; // (rank, id) -> chains
+    for (size_t p = 0; p < phases; ++p) {
+      std::vector<size_t> order;
+      for (size_t c = 0; c < chains.size(); ++c)
+        if (chains[c].phase == p)
+          order.push_back(c);
+      std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+        return s_.phases[p][chains[a].tree].units >
+               s_.phases[p][chains[b].tree].units;
+      });
       const size_t ids = size_t(budget[p]);
       std::vector<std::vector<double>> held(size_t(s_.ranks),
                                             std::vector<double>(ids, 0));
       std::vector<std::vector<int>> tag(size_t(s_.ranks),
                                         std::vector<int>(ids, -1));
-      for (const Want &want : order) {
-        auto [from, to, tree] = want.edge;
-        auto distance = [&](size_t id) {
-          int d = 0;
-          for (int32_t end : {from, to})
-            if (int t = tag[size_t(end)][id]; t >= 0)
-              d = std::max(d, std::abs(t - want.level));
-          return d;
-        };
+      for (size_t c : order) {
+        Chain &chain = chains[c];
+        const int level = std::get<0>(chain.key);
+        const double load = s_.phases[p][chain.tree].units;
         size_t best = 0;
         std::pair<int, double> least{-1, 0};
         for (size_t id = 0; id < ids; ++id) {
-          std::pair<int, double> cost{
-              distance(id),
-              std::max(held[size_t(from)][id], held[size_t(to)][id])};
+          std::pair<int, double> cost{0, 0};
+          for (int32_t r : chain.nodes) {
+            if (int t = tag[size_t(r)][id]; t >= 0)
+              cost.first = std::max(cost.first, std::abs(t - level));
+            cost.second = std::max(cost.second, held[size_t(r)][id]);
+          }
           if (least.first < 0 || cost < least) {
             least = cost;
             best = id;
           }
         }
-        for (int32_t end : {from, to}) {
-          held[size_t(end)][best] += want.load;
-          if (tag[size_t(end)][best] < 0)
-            tag[size_t(end)][best] = want.level;
-        }
-        channelOf[p][want.edge] = base[p] + int(best);
-        for (int32_t end : {from, to})
-          if (++edgesOn[{end, base[p] + int(best)}] == 2)
+        for (int32_t r : chain.nodes) {
+          held[size_t(r)][best] += load;
+          if (tag[size_t(r)][best] < 0)
+            tag[size_t(r)][best] = level;
+          if (++chainsOn[{r, base[p] + int(best)}] == 2)
             ++shared_;
+        }
+        chain.channel = base[p] + int(best);
       }
     }
-    // Dense ids: those no edge took are left out.
+    // Dense ids: those no chain took are left out.
     {
       std::map<int, int> dense;
-      for (const auto &edges : channelOf)
-        for (const auto &[edge, id] : edges)
-          dense[id] = 0;
+      for (const Chain &chain : chains)
+        dense[chain.channel] = 0;
       int next = 0;
       for (auto &[id, to] : dense)
         to = next++;
-      for (auto &edges : channelOf)
-        for (auto &[edge, id] : edges)
-          id = dense.at(id);
+      for (Chain &chain : chains)
+        chain.channel = dense.at(chain.channel);
       copyId_ = next;
     }
-    // all_reduce: per reduce tree (a piece of its root's part, the same as
-    // the gather tree of that index), the item that completes it at the
-    // root.
-    std::map<size_t, int> reduced;
-    for (size_t p = 0; p < phases; ++p) {
+    // The items, chain by chain in key order (so that a rank's combines of
+    // its children's chains come in key order, each after the one before).
+    std::vector<size_t> byKey(chains.size());
+    std::iota(byKey.begin(), byKey.end(), 0);
+    std::stable_sort(byKey.begin(), byKey.end(), [&](size_t a, size_t b) {
+      return std::tie(chains[a].phase, chains[a].key) <
+             std::tie(chains[b].phase, chains[b].key);
+    });
+    // Per (phase, tree, rank): the item whose completion lets the rank go
+    // on: away from a root the receive that brought it the data, towards a
+    // root its last combine. all_reduce's gather at a root waits for the
+    // reduce's (same tree index: the same piece).
+    std::map<std::tuple<size_t, size_t, int32_t>, int> ready;
+    auto add = [&](const Chain &chain, int32_t r, Op op, int32_t from,
+                   int32_t to, Buffer src, Buffer dst, std::vector<int> after) {
+      Item item;
+      item.key = chain.key;
+      item.phase = int(chain.phase);
+      item.tree = int(chain.tree);
+      item.channel = chain.channel;
+      item.op = op;
+      item.peer = op == Op::Send ? to : from;
+      item.to = to;
+      item.src = std::move(src);
+      item.dst = std::move(dst);
+      item.after = std::move(after);
+      std::vector<Item> &items = items_[size_t(r)];
+      items.push_back(std::move(item));
+      return int(items.size()) - 1;
+    };
+    // Sources first: a chain's first item may wait for a chain that ended
+    // at its first rank, which comes before it in key order.
+    for (size_t c : byKey) {
+      const Chain &chain = chains[c];
+      const size_t p = chain.phase;
+      const RoundTree &t = s_.phases[p][chain.tree];
       const bool down = direction(p) == TreeDirection::FromRoot;
-      for (size_t ti = 0; ti < s_.phases[p].size(); ++ti) {
-        const RoundTree &t = s_.phases[p][ti];
-        std::vector<int> depth = depths(t), height = heights(t);
-        auto connection = [&](int32_t from, int32_t to) {
-          return channelOf[p].at(Edge{from, to, int(ti)});
-        };
-        const std::string part = partBase(t.root);
-        for (int32_t r = 0; r < s_.ranks; ++r) {
-          std::vector<Item> &items = items_[size_t(r)];
-          std::vector<int32_t> kids;
-          for (int32_t c = 0; c < s_.ranks; ++c)
-            if (t.parent[size_t(c)] == r)
-              kids.push_back(c);
-          auto add = [&](std::tuple<int, int, int> key, int channel, Op op,
-                         int32_t peer, Buffer src, Buffer dst,
-                         std::vector<int> after) {
-            Item item;
-            item.key = key;
-            item.phase = int(p);
-            item.tree = int(ti);
-            item.channel = channel;
-            item.op = op;
-            item.peer = peer;
-            item.src = std::move(src);
-            item.dst = std::move(dst);
-            item.after = std::move(after);
-            items.push_back(std::move(item));
-            return int(items.size()) - 1;
-          };
-          const bool root = r == t.root;
-          if (down) {
-            Buffer held;
-            std::vector<int> wait;
-            if (root) {
-              held = allReduce ? Buffer{"output", part} : Buffer{"input", ""};
-              if (allReduce)
-                wait.push_back(reduced.at(ti));
-            } else {
-              held = Buffer{"output", part};
-              int32_t up = t.parent[size_t(r)];
-              wait.push_back(add({depth[size_t(r)], int(ti), r},
-                                 connection(up, r), Op::Recv, up, {}, held,
-                                 {}));
-            }
-            for (int32_t c : kids)
-              add({depth[size_t(c)], int(ti), c}, connection(r, c), Op::Send, c,
-                  held, {}, wait);
-            continue;
-          }
-          // Towards the root.
-          Buffer mine, acc;
-          switch (s_.collective) {
-          case RoundCollective::Reduce:
-            mine = {"input", ""};
-            acc = {"output", ""};
-            break;
-          case RoundCollective::ReduceScatter:
-            mine = {"input", part};
-            acc = root ? Buffer{"output", ""} : Buffer{"scratch", part};
-            if (!root && !kids.empty())
-              scratch_ = true;
-            break;
-          default: // all_reduce
-            mine = {"input", part};
-            acc = {"output", part};
-            break;
-          }
-          // Children in key order, so that each combine waits only for
-          // smaller keys.
-          std::stable_sort(kids.begin(), kids.end(), [&](int32_t a, int32_t b) {
-            return height[size_t(a)] < height[size_t(b)];
-          });
-          int previous = -1;
-          for (size_t i = 0; i < kids.size(); ++i) {
-            int32_t c = kids[i];
-            previous = add({height[size_t(c)], int(ti), c}, connection(c, r),
-                           Op::RecvReduceCopy, c, i == 0 ? mine : acc, acc,
-                           previous >= 0 ? std::vector<int>{previous}
-                                         : std::vector<int>());
-          }
-          if (root) {
-            reduced[ti] = previous;
-            continue;
-          }
-          add({height[size_t(r)], int(ti), r},
-              connection(r, t.parent[size_t(r)]), Op::Send, t.parent[size_t(r)],
-              kids.empty() ? mine : acc, {},
-              previous >= 0 ? std::vector<int>{previous} : std::vector<int>());
+      const std::string part = partBase(t.root);
+      const std::vector<int32_t> &v = chain.nodes;
+      const size_t last = v.size() - 1;
+      if (down) {
+        const Buffer held{"output", part};
+        // The first rank sends what it holds.
+        int32_t head = v[0];
+        Buffer from = held;
+        std::vector<int> wait;
+        if (head == t.root) {
+          from = allReduce ? held : Buffer{"input", ""};
+          if (allReduce)
+            wait.push_back(ready.at({0, chain.tree, head}));
+        } else {
+          wait.push_back(ready.at({p, chain.tree, head}));
         }
+        add(chain, head, Op::Send, head, v[1], from, {}, wait);
+        for (size_t i = 1; i < last; ++i)
+          add(chain, v[i], Op::RecvCopySend, v[i - 1], v[i + 1], {}, held, {});
+        ready[{p, chain.tree, v[last]}] =
+            add(chain, v[last], Op::Recv, v[last - 1], v[last], {}, held, {});
+        continue;
       }
+      // Towards the root: the rank's own contribution and where sums go.
+      auto mineOf = [&](int32_t) -> Buffer {
+        if (s_.collective == RoundCollective::Reduce)
+          return {"input", ""};
+        return {"input", part};
+      };
+      auto accOf = [&](int32_t r) -> Buffer {
+        if (s_.collective == RoundCollective::Reduce)
+          return {"output", ""};
+        if (s_.collective == RoundCollective::ReduceScatter) {
+          if (r == t.root)
+            return {"output", ""};
+          scratch_ = true;
+          return {"scratch", part};
+        }
+        return {"output", part};
+      };
+      int32_t head = v[0];
+      auto combined = ready.find({p, chain.tree, head});
+      add(chain, head, Op::Send, head, v[1],
+          combined == ready.end() ? mineOf(head) : accOf(head), {},
+          combined == ready.end() ? std::vector<int>()
+                                  : std::vector<int>{combined->second});
+      for (size_t i = 1; i < last; ++i)
+        add(chain, v[i], Op::RecvReduceSend, v[i - 1], v[i + 1], mineOf(v[i]),
+            {}, {});
+      // The end: combined into the sum, after the rank's earlier combine.
+      int32_t end = v[last];
+      auto before = ready.find({p, chain.tree, end});
+      const bool first = before == ready.end();
+      ready[{p, chain.tree, end}] =
+          add(chain, end, Op::RecvReduceCopy, v[last - 1], end,
+              first ? mineOf(end) : accOf(end), accOf(end),
+              first ? std::vector<int>() : std::vector<int>{before->second});
     }
     // Positions: each stream's items by (phase, key), in every section.
     for (std::vector<Item> &items : items_) {

@@ -20,11 +20,15 @@
 // - Copies. Every tree is copied as often as its edges still get a stream
 //   of their own (planRounds): one stream per link cannot overlap its
 //   items' fixed costs, two or more can.
-// - Channels. Every tree edge gets a channel id at both ends: heaviest
-//   first, the id whose streams at both ends carry the least so far among
-//   those neither end uses yet or uses for edges of the same level (below),
-//   else of the nearest level. So any number of trees and ranks fit the
-//   budget (32 per rank); edges on one id with the same ends form one
+// - Chains. A rank with exactly one child in a tree forwards each item in
+//   one instruction (recv_copy_send; towards a root recv_reduce_send,
+//   adding its own part): a tree is cut into chains, maximal paths through
+//   such ranks, each on one channel id at every rank it passes.
+// - Channels. Every chain gets a channel id at every rank it touches:
+//   heaviest first, the id whose streams there carry the least so far among
+//   those none of them uses yet or uses for chains of the same level
+//   (below), else of the nearest level. So any number of trees and ranks fit
+//   the budget (32 per rank); chains on one id with the same ends form one
 //   connection.
 // - Order. Every stream runs its items' first (partial) items, then a loop
 //   of R - 1 rounds, then their last items, each in the order of the key
@@ -37,7 +41,8 @@
 //
 //   broadcast: the root copies its input to its output (a channel of its
 //   own) and sends each item of every tree to its children; a rank
-//   receives it into its output and forwards it after the receive.
+//   receives it into its output and forwards it (inside a chain in the same
+//   instruction, else after the receive).
 //   reduce: a leaf sends its input range, a rank with children adds each
 //   child's arrival into its output (recv_reduce_copy, children in key
 //   order, each after the previous), then sends the sum up; the root keeps
@@ -141,7 +146,7 @@ constexpr int kMinRounds = 8;
 /// A round schedule of `collective` over packed trees: `phases` holds one
 /// list of trees (broadcast and reduce: of `root`), or for all_reduce the
 /// reduce trees then the gather trees, cut into common pieces. Every tree
-/// is copied as often as every edge of every copy still gets a stream of
+/// is copied as often as every chain of every copy still gets a stream of
 /// its own within `channels` per rank (at most kMostCopies; once where
 /// even one copy shares), the grid is roundGrid's, and the trees are
 /// staggered.
@@ -150,7 +155,7 @@ RoundSchedule planRounds(RoundCollective collective, int32_t ranks,
                          const std::vector<std::vector<ForestTree>> &phases,
                          int channels);
 
-/// Streams (rank, channel) that carry more than one tree edge.
+/// Streams (rank, channel) that carry more than one chain.
 int sharedStreams(const RoundSchedule &schedule);
 
 /// The most channel ids any rank's streams take (the copy channel
