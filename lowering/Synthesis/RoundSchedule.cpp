@@ -501,7 +501,7 @@ private:
           if (int32_t up = t.parent[size_t(c)]; up >= 0)
             kids[size_t(up)].push_back(c);
         auto through = [&](int32_t v) {
-          return v != t.root && kids[size_t(v)].size() == 1;
+          return s_.chains && v != t.root && kids[size_t(v)].size() == 1;
         };
         for (int32_t c = 0; c < s_.ranks; ++c) {
           int32_t up = t.parent[size_t(c)];
@@ -762,13 +762,14 @@ RoundSchedule planRounds(RoundCollective collective, int32_t ranks,
   std::vector<ForestTree> all;
   for (const std::vector<ForestTree> &trees : phases)
     all.insert(all.end(), trees.begin(), trees.end());
-  auto plan = [&](int copies) {
+  auto plan = [&](int copies, bool chains) {
     RoundSchedule s;
     s.collective = collective;
     s.ranks = ranks;
     s.root = root;
     s.minRounds = kMinRounds;
     s.channels = channels;
+    s.chains = chains;
     s.grid = roundGrid(all, ranks, copies);
     s.copies = copies;
     for (const std::vector<ForestTree> &trees : phases)
@@ -779,13 +780,15 @@ RoundSchedule planRounds(RoundCollective collective, int32_t ranks,
       staggerTrees(trees);
     return s;
   };
-  // The most copies whose edges all keep a stream of their own.
-  for (int copies = kMostCopies; copies > 1; --copies) {
-    RoundSchedule s = plan(copies);
-    if (sharedStreams(s) == 0)
-      return s;
-  }
-  return plan(1);
+  // The most copies whose chains (else edges) all keep a stream of their
+  // own.
+  for (bool chains : {true, false})
+    for (int copies = kMostCopies; copies >= 1; --copies) {
+      RoundSchedule s = plan(copies, chains);
+      if (sharedStreams(s) == 0)
+        return s;
+    }
+  return plan(1, false);
 }
 
 std::string describeRounds(const RoundSchedule &s, double partBytes) {

@@ -103,6 +103,9 @@ struct RoundSchedule {
   int minRounds = 1;
   /// How many times every tree of the packings is copied.
   int copies = 1;
+  /// Whether ranks with one child forward in one instruction (chains);
+  /// else every tree edge is a chain of its own.
+  bool chains = true;
   /// Channel ids a rank may use in all (the broadcast root's and the
   /// all_gather's copy take one of them).
   int channels = 32;
@@ -147,9 +150,12 @@ constexpr int kMinRounds = 8;
 /// list of trees (broadcast and reduce: of `root`), or for all_reduce the
 /// reduce trees then the gather trees, cut into common pieces. Every tree
 /// is copied as often as every chain of every copy still gets a stream of
-/// its own within `channels` per rank (at most kMostCopies; once where
-/// even one copy shares), the grid is roundGrid's, and the trees are
-/// staggered.
+/// its own within `channels` per rank (at most kMostCopies), the grid is
+/// roundGrid's, and the trees are staggered. Where even one copy's chains
+/// must share streams, chains are given up (a chain needs its id free at
+/// every rank it passes, single edges are easier to place), and the trees
+/// are copied as often as their edges keep a stream of their own (once
+/// where even that fails).
 RoundSchedule planRounds(RoundCollective collective, int32_t ranks,
                          int32_t root,
                          const std::vector<std::vector<ForestTree>> &phases,
