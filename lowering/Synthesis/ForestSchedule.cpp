@@ -1,5 +1,6 @@
 //===- ForestSchedule.cpp - all-roots tree packings as sched schedules ----===//
 #include "lowering/Synthesis/ForestSchedule.h"
+#include "lowering/Synthesis/Apportion.h"
 #include "lowering/Synthesis/TreeSchedule.h"
 
 #include <algorithm>
@@ -21,27 +22,12 @@ std::vector<int> forestTreeUnits(const ForestPacking &packing, int units) {
   std::vector<int> out(packing.trees.size(), 1);
   for (int32_t r = 0; r < packing.ranks; ++r) {
     std::vector<size_t> mine = packing.treesOf(r);
-    if (mine.empty())
-      continue;
-    double sum = 0;
+    std::vector<double> rates;
     for (size_t t : mine)
-      sum += packing.trees[t].rate;
-    int left = units - int(mine.size());
-    std::vector<double> remainder(mine.size());
-    for (size_t i = 0; i < mine.size(); ++i) {
-      double want = packing.trees[mine[i]].rate / sum * units - 1;
-      int whole = std::min(left, std::max(0, int(std::floor(want))));
-      out[mine[i]] += whole;
-      left -= whole;
-      remainder[i] = want - whole;
-    }
-    std::vector<size_t> order(mine.size());
-    std::iota(order.begin(), order.end(), 0);
-    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-      return remainder[a] > remainder[b];
-    });
-    for (size_t i = 0; left > 0; i = (i + 1) % mine.size(), --left)
-      ++out[mine[order[i]]];
+      rates.push_back(packing.trees[t].rate);
+    std::vector<int> share = apportion(rates, units);
+    for (size_t i = 0; i < mine.size(); ++i)
+      out[mine[i]] = share[i];
   }
   return out;
 }

@@ -1,5 +1,6 @@
 //===- RoundSchedule.cpp - tree packings as round-by-round schedules ------===//
 #include "lowering/Synthesis/RoundSchedule.h"
+#include "lowering/Synthesis/Apportion.h"
 
 #include <algorithm>
 #include <cmath>
@@ -59,35 +60,16 @@ std::vector<RoundTree> roundTrees(const std::vector<ForestTree> &trees,
   std::vector<RoundTree> out;
   for (int32_t r = 0; r < ranks; ++r) {
     std::vector<size_t> mine;
-    double sum = 0;
     for (size_t t = 0; t < trees.size(); ++t)
-      if (trees[t].root == r) {
+      if (trees[t].root == r)
         mine.push_back(t);
-        sum += trees[t].rate;
-      }
     if (mine.empty())
       continue;
     const size_t m = mine.size() * size_t(copies);
-    std::vector<int> units(m, 1);
-    int left = grid - int(m);
-    std::vector<double> remainder(m);
-    for (size_t i = 0; i < m; ++i) {
-      const ForestTree &tree = trees[mine[i / size_t(copies)]];
-      double want = (sum > 0 ? tree.rate / sum : 1.0 / double(mine.size())) *
-                        grid / copies -
-                    1;
-      int whole = std::min(std::max(left, 0), std::max(0, int(want)));
-      units[i] += whole;
-      left -= whole;
-      remainder[i] = want - whole;
-    }
-    std::vector<size_t> order(m);
-    std::iota(order.begin(), order.end(), 0);
-    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-      return remainder[a] > remainder[b];
-    });
-    for (size_t i = 0; left > 0; i = (i + 1) % m, --left)
-      ++units[order[i]];
+    std::vector<double> rates;
+    for (size_t i = 0; i < m; ++i)
+      rates.push_back(trees[mine[i / size_t(copies)]].rate);
+    std::vector<int> units = apportion(rates, grid);
     int first = 0;
     for (size_t i = 0; i < m; ++i) {
       RoundTree tree;

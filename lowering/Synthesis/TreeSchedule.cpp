@@ -1,5 +1,6 @@
 //===- TreeSchedule.cpp - a tree packing as a sched schedule --------------===//
 #include "lowering/Synthesis/TreeSchedule.h"
+#include "lowering/Synthesis/Apportion.h"
 
 #include <algorithm>
 #include <cmath>
@@ -9,34 +10,10 @@
 namespace collc::synth {
 
 std::vector<int> treeUnits(const TreePacking &packing, int perTree) {
-  const size_t trees = packing.trees.size();
-  const int total = std::max(1, perTree) * int(trees);
-  std::vector<int> units(trees, 1);
-  if (trees == 0)
-    return units;
-  if (trees == 1) {
-    units[0] = total;
-    return units;
-  }
-  // One unit each, the rest by largest remainder of the rate shares.
-  int left = total - int(trees);
-  std::vector<double> want(trees), remainder(trees);
-  for (size_t t = 0; t < trees; ++t) {
-    want[t] = packing.trees[t].rate / packing.rate * total - 1;
-    int whole = std::max(0, int(std::floor(want[t])));
-    whole = std::min(whole, left);
-    units[t] += whole;
-    left -= whole;
-    remainder[t] = want[t] - whole;
-  }
-  std::vector<size_t> order(trees);
-  std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-    return remainder[a] > remainder[b];
-  });
-  for (size_t i = 0; left > 0; i = (i + 1) % trees, --left)
-    ++units[order[i]];
-  return units;
+  std::vector<double> rates;
+  for (const PackedTree &tree : packing.trees)
+    rates.push_back(tree.rate);
+  return apportion(rates, std::max(1, perTree) * int(packing.trees.size()));
 }
 
 namespace {
