@@ -22,10 +22,12 @@
 //   gpu-check probe [--device D]
 //     Prints the GPU (name, SMs, architecture), or why there is none.
 //
-//   gpu-check hand HANDKERNELS.fatbin [--ranks N]
+//   gpu-check hand HANDKERNELS.fatbin [--ranks N] [--bytes B[,B...]]
 //     The hand-written kernels of test/runtime/device/cuda/HandKernels.cu
 //     (ring all-reduce for every element type and reduction, direct
-//     all-to-all) on N ranks (default 8), checked.
+//     all-to-all) on N ranks (default 8), checked; at the given sizes per
+//     rank, or at 4 KiB and a few MiB (odd sizes: 3 MiB + 6 for the rings,
+//     8 MiB + 4 for the all-to-all).
 //
 //===----------------------------------------------------------------------===//
 #include "collrt/collrt.h"
@@ -61,7 +63,8 @@ namespace {
                "[--timeout S] [--no-check] [--kernel NAME] [--device D]\n"
                "       gpu-check primitives PRIMITIVES.fatbin [--ctas "
                "16,32,132] [--bytes B] [--iters N]\n"
-               "       gpu-check hand HANDKERNELS.fatbin [--ranks N]\n"
+               "       gpu-check hand HANDKERNELS.fatbin [--ranks N] [--bytes "
+               "B[,B...]]\n"
                "       gpu-check probe [--device D]\n",
                why);
   std::exit(2);
@@ -382,8 +385,12 @@ int handMode(const Args &a) {
   GpuRunOptions o = a.run;
   o.iterations = 3;
   o.warmup = 1;
+  std::vector<int64_t> ringSizes = {int64_t(4096), int64_t(3 << 20) + 6};
+  std::vector<int64_t> a2aSizes = {int64_t(4096), int64_t(8 << 20) + 4};
+  if (!a.bytes.empty())
+    ringSizes = a2aSizes = a.bytes;
   for (const Typed &t : rings)
-    for (int64_t bytes : {int64_t(4096), int64_t(3 << 20) + 6}) {
+    for (int64_t bytes : ringSizes) {
       Plan plan = planOf(ringAllReduce(a.ranks, 4), t.type, t.op);
       o.kernel = t.kernel;
       // Small slots: many tiles and, below llBytes, the LL protocol.
@@ -396,7 +403,7 @@ int handMode(const Args &a) {
     }
   Plan a2a = planOf(directAllToAll(a.ranks), DataType::F32, ReduceOp::Sum);
   o.kernel = "hand_direct_all_to_all_f32";
-  for (int64_t bytes : {int64_t(4096), int64_t(8 << 20) + 4})
+  for (int64_t bytes : a2aSizes)
     ok &= runOne("hand", o.kernel, a2a, 0, a.positional[0], bytes, o);
   return ok ? 0 : 1;
 }

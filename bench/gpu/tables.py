@@ -38,8 +38,10 @@ print("# bench/gpu results\n")
 fake = os.path.join(out, "fake-cuda.txt")
 if os.path.exists(fake):
     print("**A rehearsal on collc's fake CUDA driver** (run.sh --fake-cuda "
-          "%s): no GPU. The checks ran on host threads; the timing steps ran "
-          "at small sizes (16 MiB primitives, all_reduce of 1 MiB in table "
+          "%s): no GPU. The checks ran on host threads (the hand-written "
+          "kernels at a smaller size); the timing steps ran at small sizes "
+          "(16 MiB "
+          "primitives, all_reduce of 256 KiB in table "
           "2) and few iterations, so that the steps and these tables are "
           "rehearsed: every time and rate below is host threads', not a "
           "GPU's, and says nothing about the targets.\n" %
