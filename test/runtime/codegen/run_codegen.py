@@ -163,13 +163,25 @@ def main():
     ap.add_argument("--cxx", required=True, help="the host C++ compiler")
     ap.add_argument("--source-root", required=True)
     ap.add_argument("--work", required=True, help="a scratch directory")
-    ap.add_argument("--threads", type=int, default=1,
+    ap.add_argument("--threads", default="1",
                     help="host threads per emulated block (collc-codegen-check "
-                    "--threads)")
+                    "--threads); a comma-separated list runs every check "
+                    "once per count, the kernels compiled once")
+    ap.add_argument("--threads-topologies", default=None,
+                    help="comma-separated topologies the counts of --threads "
+                    "above 1 run on (default: every topology run)")
     ap.add_argument("--topologies", default=",".join(t for t, _, _ in
                                                       TOPOLOGIES),
                     help="comma-separated subset (default: all)")
     args = ap.parse_args()
+    try:
+        thread_counts = [int(t) for t in args.threads.split(",")]
+    except ValueError:
+        ap.error("--threads: '%s' is not a comma-separated list of counts" %
+                 args.threads)
+    if not thread_counts or min(thread_counts) < 1:
+        ap.error("--threads: every count must be at least 1, not '%s'" %
+                 args.threads)
 
     root = args.source_root
     lib = library(os.path.join(root, "lowering", "CollToSched", "algorithms"))
@@ -262,21 +274,29 @@ def main():
                   (topo, unit, out[-6000:]))
             failures += 1
             continue
-        code, out = run([args.check] +
-                        (["--threads", str(args.threads)]
-                         if args.threads > 1 else []) + [shared] + checks, 900)
-        sys.stdout.write(out)
-        if code != 0:
-            failures += 1
-        sys.stdout.flush()
+        for threads in thread_counts:
+            if threads > 1 and args.threads_topologies is not None and \
+                    topo not in args.threads_topologies.split(","):
+                continue
+            if len(thread_counts) > 1:
+                print("# %s, %d thread%s per block" %
+                      (topo, threads, "" if threads == 1 else "s"))
+            code, out = run([args.check] +
+                            (["--threads", str(threads)]
+                             if threads > 1 else []) + [shared] + checks, 900)
+            sys.stdout.write(out)
+            if code != 0:
+                failures += 1
+            sys.stdout.flush()
     every = {(c, a) for c in COLLECTIVES for a, _ in lib.get(c, [])}
     missing = sorted(every - ran) if wanted == [t for t, _, _ in
                                                 TOPOLOGIES] else []
     for c, a in missing:
         print("FAIL %s %s: ran on no test topology" % (c, a))
         failures += 1
-    print("codegen emulation: %d algorithms on %s, %s (%.0f s)" %
-          (len(ran), ", ".join(wanted),
+    print("codegen emulation: %d algorithms on %s, %s thread(s) per block, "
+          "%s (%.0f s)" %
+          (len(ran), ", ".join(wanted), args.threads,
            "all passed" if failures == 0 else "%d failures" % failures,
            time.time() - start))
     return 1 if failures else 0
