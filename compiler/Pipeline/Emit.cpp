@@ -124,6 +124,12 @@ void printSynthesis(const CollcCompilation &compiled, llvm::raw_ostream &os) {
     // What the schedule moves on each tree: its units of every round.
     if (const synth::RoundSchedule *rounds = compiled.synthesizer->roundsFor(l))
       os << synth::describeRounds(*rounds, bytes);
+    if (const synth::RoundSchedule *more =
+            compiled.synthesizer->roundsFor(l, /*moreCopies=*/true))
+      os << llvm::formatv("  synthesized_trees_copies, one copy more ({0} "
+                          "streams shared):\n",
+                          synth::sharedStreams(*more))
+         << synth::describeRounds(*more, bytes);
     os << synth::packingDot(*packing, where);
     printLatencyTrees();
   }

@@ -737,40 +737,60 @@ private:
 
 } // namespace
 
+namespace {
+RoundSchedule planCopies(RoundCollective collective, int32_t ranks,
+                         int32_t root,
+                         const std::vector<std::vector<ForestTree>> &phases,
+                         int channels, int copies, bool chains) {
+  std::vector<ForestTree> all;
+  for (const std::vector<ForestTree> &trees : phases)
+    all.insert(all.end(), trees.begin(), trees.end());
+  RoundSchedule s;
+  s.collective = collective;
+  s.ranks = ranks;
+  s.root = root;
+  s.minRounds = kMinRounds;
+  s.channels = channels;
+  s.chains = chains;
+  s.grid = roundGrid(all, ranks, copies);
+  s.copies = copies;
+  for (const std::vector<ForestTree> &trees : phases)
+    s.phases.push_back(roundTrees(trees, ranks, s.grid, copies));
+  if (s.phases.size() == 2)
+    allReducePieces(s.phases[0], s.phases[1]);
+  for (std::vector<RoundTree> &trees : s.phases)
+    staggerTrees(trees);
+  return s;
+}
+} // namespace
+
 RoundSchedule planRounds(RoundCollective collective, int32_t ranks,
                          int32_t root,
                          const std::vector<std::vector<ForestTree>> &phases,
                          int channels) {
-  std::vector<ForestTree> all;
-  for (const std::vector<ForestTree> &trees : phases)
-    all.insert(all.end(), trees.begin(), trees.end());
-  auto plan = [&](int copies, bool chains) {
-    RoundSchedule s;
-    s.collective = collective;
-    s.ranks = ranks;
-    s.root = root;
-    s.minRounds = kMinRounds;
-    s.channels = channels;
-    s.chains = chains;
-    s.grid = roundGrid(all, ranks, copies);
-    s.copies = copies;
-    for (const std::vector<ForestTree> &trees : phases)
-      s.phases.push_back(roundTrees(trees, ranks, s.grid, copies));
-    if (s.phases.size() == 2)
-      allReducePieces(s.phases[0], s.phases[1]);
-    for (std::vector<RoundTree> &trees : s.phases)
-      staggerTrees(trees);
-    return s;
-  };
   // The most copies whose chains (else edges) all keep a stream of their
   // own.
   for (bool chains : {true, false})
     for (int copies = kMostCopies; copies >= 1; --copies) {
-      RoundSchedule s = plan(copies, chains);
+      RoundSchedule s =
+          planCopies(collective, ranks, root, phases, channels, copies, chains);
       if (sharedStreams(s) == 0)
         return s;
     }
-  return plan(1, false);
+  return planCopies(collective, ranks, root, phases, channels, 1, false);
+}
+
+RoundSchedule
+planRoundsOneMoreCopy(const RoundSchedule &chosen,
+                      const std::vector<std::vector<ForestTree>> &phases) {
+  if (chosen.copies >= kMostCopies)
+    return {};
+  RoundSchedule s =
+      planCopies(chosen.collective, chosen.ranks, chosen.root, phases,
+                 chosen.channels, chosen.copies + 1, /*chains=*/true);
+  if (roundChannels(s) > chosen.channels)
+    return {};
+  return s;
 }
 
 std::string describeRounds(const RoundSchedule &s, double partBytes) {

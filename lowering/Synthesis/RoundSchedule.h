@@ -161,6 +161,16 @@ RoundSchedule planRounds(RoundCollective collective, int32_t ranks,
                          const std::vector<std::vector<ForestTree>> &phases,
                          int channels);
 
+/// planRounds's schedule with one copy more than `chosen` has, as chains,
+/// the streams this makes share being its price: a chain's stream is busy
+/// until its data has arrived, so a link only one stream drives idles for
+/// every round's fixed cost and latency, and a second copy fills those
+/// gaps. Selection simulates both. ranks == 0 where `chosen` has
+/// kMostCopies already or the copy fits no channel id.
+RoundSchedule
+planRoundsOneMoreCopy(const RoundSchedule &chosen,
+                      const std::vector<std::vector<ForestTree>> &phases);
+
 /// Streams (rank, channel) that carry more than one chain.
 int sharedStreams(const RoundSchedule &schedule);
 

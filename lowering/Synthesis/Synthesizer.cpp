@@ -289,8 +289,19 @@ Synthesizer::candidates(const lowering::LoweredCollective &l) {
           n, packed.packing.root, {forestTreesOf(packed.packing)},
           int(maxChannels_));
       text = roundScheduleText(made.rounds, symbol, "synthesized_trees",
-                               firstLine(describePacking(packed.packing))) +
-             latency;
+                               firstLine(describePacking(packed.packing)));
+      // One copy more, streams shared: selection simulates both.
+      made.moreCopies =
+          planRoundsOneMoreCopy(made.rounds, {forestTreesOf(packed.packing)});
+      if (made.moreCopies.ranks > 0)
+        text += roundScheduleText(
+            made.moreCopies, symbol + "_copies", "synthesized_trees_copies",
+            firstLine(describePacking(packed.packing)) + "; " +
+                std::to_string(made.moreCopies.copies) +
+                " copies of every tree, " +
+                std::to_string(sharedStreams(made.moreCopies)) +
+                " streams shared");
+      text += latency;
       if (packed.packing.timedOut)
         timedOut(l, packed.packing.rounds, &made);
     }
@@ -472,12 +483,14 @@ Synthesizer::flowsFor(const lowering::LoweredCollective &l) const {
 }
 
 const RoundSchedule *
-Synthesizer::roundsFor(const lowering::LoweredCollective &l) const {
+Synthesizer::roundsFor(const lowering::LoweredCollective &l,
+                       bool moreCopies) const {
   auto it = made_.find(keyOf(l));
-  if (it == made_.end() || it->second.algorithms.empty() ||
-      it->second.rounds.ranks == 0)
+  if (it == made_.end() || it->second.algorithms.empty())
     return nullptr;
-  return &it->second.rounds;
+  const RoundSchedule &s =
+      moreCopies ? it->second.moreCopies : it->second.rounds;
+  return s.ranks == 0 ? nullptr : &s;
 }
 
 bool Synthesizer::made(const lowering::Algorithm *algorithm) const {

@@ -125,9 +125,10 @@ public:
   flowsFor(const lowering::LoweredCollective &lowered) const;
   /// The round schedule written for `lowered`'s packing (broadcast and
   /// reduce: synthesized_trees; all_gather, reduce_scatter, all_reduce:
-  /// synthesized_tree_rounds), or null.
-  const RoundSchedule *
-  roundsFor(const lowering::LoweredCollective &lowered) const;
+  /// synthesized_tree_rounds), or null; with `moreCopies`, broadcast's and
+  /// reduce's synthesized_trees_copies (one copy more, streams shared).
+  const RoundSchedule *roundsFor(const lowering::LoweredCollective &lowered,
+                                 bool moreCopies = false) const;
   /// Whether `algorithm` is one this synthesizer made.
   bool made(const lowering::Algorithm *algorithm) const;
 
@@ -180,6 +181,9 @@ private:
     std::vector<LatencyTreeMade> latency;
     /// The round schedule written, if any (rounds.ranks > 0).
     RoundSchedule rounds;
+    /// Broadcast and reduce: the same with one copy more, streams shared
+    /// (synthesized_trees_copies), if written (ranks > 0).
+    RoundSchedule moreCopies;
     /// Why nothing was made, when nothing was.
     std::string declined;
   };
