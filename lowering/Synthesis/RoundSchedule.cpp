@@ -785,12 +785,8 @@ planRoundsOneMoreCopy(const RoundSchedule &chosen,
                       const std::vector<std::vector<ForestTree>> &phases) {
   if (chosen.copies >= kMostCopies)
     return {};
-  RoundSchedule s =
-      planCopies(chosen.collective, chosen.ranks, chosen.root, phases,
-                 chosen.channels, chosen.copies + 1, /*chains=*/true);
-  if (roundChannels(s) > chosen.channels)
-    return {};
-  return s;
+  return planCopies(chosen.collective, chosen.ranks, chosen.root, phases,
+                    chosen.channels, chosen.copies + 1, /*chains=*/true);
 }
 
 std::string describeRounds(const RoundSchedule &s, double partBytes) {

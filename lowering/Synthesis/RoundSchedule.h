@@ -166,7 +166,8 @@ RoundSchedule planRounds(RoundCollective collective, int32_t ranks,
 /// until its data has arrived, so a link only one stream drives idles for
 /// every round's fixed cost and latency, and a second copy fills those
 /// gaps. Selection simulates both. ranks == 0 where `chosen` has
-/// kMostCopies already or the copy fits no channel id.
+/// kMostCopies already (channel ids stay within `chosen.channels`: beyond
+/// them chains share streams).
 RoundSchedule
 planRoundsOneMoreCopy(const RoundSchedule &chosen,
                       const std::vector<std::vector<ForestTree>> &phases);
