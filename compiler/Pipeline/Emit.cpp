@@ -118,6 +118,26 @@ void printSynthesis(const CollcCompilation &compiled, llvm::raw_ostream &os) {
                                         ? bytes
                                         : bytes / double(l.layout.size));
       }
+      // The equal-rate packings (synthesized_even_trees, _2) and their
+      // rounds.
+      std::vector<const synth::ForestPacking *> evenReduce, evenGather;
+      std::vector<const synth::RoundSchedule *> evenRounds;
+      compiled.synthesizer->evenFor(l, &evenReduce, &evenGather, &evenRounds);
+      for (size_t i = 0; i < evenRounds.size(); ++i) {
+        os << "  synthesized_even_trees"
+           << (i ? "_" + std::to_string(i + 1) : "")
+           << ", trees of equal rate:\n";
+        for (const synth::ForestPacking *f :
+             {i < evenReduce.size() ? evenReduce[i] : nullptr,
+              i < evenGather.size() ? evenGather[i] : nullptr})
+          if (f)
+            os << "  " << synth::describeForest(*f);
+        os << synth::describeRounds(*evenRounds[i],
+                                    bytes <= 0 ? -1
+                                    : l.collective == Collective::AllGather
+                                        ? bytes
+                                        : bytes / double(l.layout.size));
+      }
       continue;
     }
     os << synth::describePacking(*packing);

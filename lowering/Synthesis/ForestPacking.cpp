@@ -287,6 +287,106 @@ bool packForest(const topo::Topology &topology, RouteMemo &routes,
   return true;
 }
 
+bool packForestEven(const topo::Topology &topology, RouteMemo &routes,
+                    const std::vector<topo::DeviceId> &gpus,
+                    TreeDirection direction, int perRoot,
+                    const ForestPacking &lp, ForestPacking *packing,
+                    std::string *error) {
+  *packing = ForestPacking();
+  packing->direction = direction;
+  packing->equalPerRoot = perRoot;
+  const double optimalRate = lp.optimalRate;
+  PackingGraph graph;
+  if (!graph.build(topology, routes, gpus, direction, error))
+    return false;
+  const int32_t n = graph.ranks();
+  packing->ranks = n;
+  const std::vector<double> &capacity = graph.capacity();
+  const size_t links = capacity.size();
+  // Loads in tree edges per link; every tree moves at rho = min over the
+  // links of capacity / load. The penalty sum_l exp(beta x load_l / c_l)
+  // (beta scaled by the LP optimum's tree rate, so that a link at that
+  // optimum's load sits near exp(beta)) prices each edge by the marginal
+  // growth of its links' terms.
+  const double tree = optimalRate > 0 ? optimalRate / kRateUnit / perRoot : 1;
+  const double beta = 12;
+  std::vector<double> load(links, 0), price(links);
+  auto prices = [&]() {
+    for (size_t l = 0; l < links; ++l) {
+      double a = beta * tree * load[l] / capacity[l];
+      double b = beta * tree * (load[l] + 1) / capacity[l];
+      price[l] = std::exp(std::min(b, 600.0)) - std::exp(std::min(a, 600.0));
+    }
+  };
+  std::vector<int> rows;
+  std::vector<double> counts;
+  auto apply = [&](const std::vector<int32_t> &parent, double sign) {
+    graph.column(parent, &rows, &counts);
+    for (size_t i = 0; i < rows.size(); ++i)
+      load[size_t(rows[i])] += sign * counts[i];
+  };
+  // The worst link's load over capacity, then the penalty: smaller is
+  // better.
+  auto score = [&]() {
+    double worst = 0, sum = 0;
+    for (size_t l = 0; l < links; ++l) {
+      worst = std::max(worst, load[l] / capacity[l]);
+      sum += std::exp(std::min(beta * tree * load[l] / capacity[l], 600.0));
+    }
+    return std::make_pair(worst, sum);
+  };
+  std::vector<Tree> trees;
+  std::vector<int32_t> parent;
+  for (int k = 0; k < perRoot; ++k)
+    for (int32_t r = 0; r < n; ++r) {
+      prices();
+      if (graph.cheapest(price, r, &parent) < 0) {
+        *error = "some GPU of the group cannot be reached from rank " +
+                 std::to_string(r);
+        return false;
+      }
+      apply(parent, 1);
+      trees.push_back({r, parent});
+    }
+  // Rip up and reroute: each tree in turn leaves and the cheapest tree of
+  // its root under the others' loads takes its place, while that helps.
+  auto best = score();
+  std::vector<Tree> bestTrees = trees;
+  for (int pass = 0; pass < 30; ++pass) {
+    bool moved = false;
+    for (Tree &t : trees) {
+      apply(t.parent, -1);
+      prices();
+      graph.cheapest(price, t.root, &parent);
+      if (parent != t.parent)
+        moved = true;
+      t.parent = parent;
+      apply(t.parent, 1);
+    }
+    auto now = score();
+    if (now < best) {
+      best = now;
+      bestTrees = trees;
+    }
+    if (!moved)
+      break;
+  }
+  if (best.first <= 0) {
+    *error = "the equal-rate packing loads no link";
+    return false;
+  }
+  const double rho = 1 / best.first;
+  for (const Tree &t : bestTrees)
+    packing->trees.push_back({t.root, t.parent, rho * kRateUnit});
+  packing->rate = rho * perRoot * kRateUnit;
+  packing->optimalRate = lp.optimalRate;
+  packing->routedBound = lp.routedBound;
+  packing->optimalTrees = lp.optimalTrees;
+  packing->rounds = lp.rounds;
+  packing->timedOut = lp.timedOut;
+  return true;
+}
+
 std::string describeForest(const ForestPacking &p) {
   char line[512], optimum[256];
   const bool from = p.direction == TreeDirection::FromRoot;
@@ -307,10 +407,14 @@ std::string describeForest(const ForestPacking &p) {
                   "most %.2f GB/s per root; the %d trees found carry %.2f)",
                   100 * p.rate / p.routedBound, p.routedBound / 1e9,
                   p.optimalTrees, p.optimalRate / 1e9);
+  char equal[64] = "";
+  if (p.equalPerRoot > 0)
+    std::snprintf(equal, sizeof equal, " of equal rate, %d per root",
+                  p.equalPerRoot);
   std::snprintf(line, sizeof line,
-                "%s trees of every rank: %zu trees, %.2f GB/s per root, %s; "
+                "%s trees of every rank: %zu trees%s, %.2f GB/s per root, %s; "
                 "%d LP rounds\n",
-                from ? "all-gather" : "reduce-scatter", p.trees.size(),
+                from ? "all-gather" : "reduce-scatter", p.trees.size(), equal,
                 p.rate / 1e9, optimum, p.rounds);
   std::string out = line;
   if (p.timedOut) {

@@ -63,6 +63,9 @@ struct ForestPacking {
   int rounds = 0;
   /// Whether the column generation stopped at PackingOptions::timeLimit.
   bool timedOut = false;
+  /// packForestEven's: the trees per root, all of one rate (0: the LP's
+  /// packing).
+  int equalPerRoot = 0;
 
   /// The trees of `root`, as indices into `trees`.
   std::vector<size_t> treesOf(int32_t root) const;
@@ -81,6 +84,24 @@ bool packForest(const topo::Topology &topology, RouteMemo &routes,
                 TreeDirection direction, const PackingOptions &options,
                 ForestPacking *packing, ForestPacking *fitted,
                 std::string *error);
+
+/// A packing of `perRoot` trees per root, all of one rate: each link
+/// carries whole tree edges, and every tree moves the least over its links
+/// of capacity / edges. Links are shared fairly (a thread block per
+/// stream, max-min in the simulator), so such trees all get at least that
+/// rate, where the LP's trees of unequal rates would need shares
+/// proportional to their rates that a fair link does not give: the light
+/// trees run ahead, the heavy ones finish late on links left half idle.
+/// Found by rip-up and reroute: every tree in turn is replaced by its
+/// root's cheapest arborescence (LEMON) under the marginal growth of an
+/// exponential penalty of the link loads, the best set over 30 passes kept.
+/// `lp` (packForest's packing of the same group and direction) scales the
+/// penalty and gives the optimum the result is measured against.
+bool packForestEven(const topo::Topology &topology, RouteMemo &routes,
+                    const std::vector<topo::DeviceId> &gpus,
+                    TreeDirection direction, int perRoot,
+                    const ForestPacking &lp, ForestPacking *packing,
+                    std::string *error);
 
 /// The packing as text: the per-root rate, the bound and their ratio, then
 /// each tree's root, rate, share of its root's part and edges.

@@ -90,6 +90,16 @@ void Synthesizer::packForestOf(const lowering::LoweredCollective &l,
   };
   entry.ok = packForest(topology_, *routes_, gpus, direction, options,
                         &entry.forest, &entry.fitted, &entry.why);
+  // Trees of equal rate, kEvenPerRoot[i] per root (packForestEven).
+  for (int perRoot : kEvenPerRoot) {
+    if (!entry.ok)
+      break;
+    ForestPacking even;
+    std::string why;
+    if (packForestEven(topology_, *routes_, gpus, direction, perRoot,
+                       entry.forest, &even, &why))
+      entry.even.push_back(std::move(even));
+  }
 }
 
 const PackingMemo::Entry &
@@ -319,6 +329,7 @@ Synthesizer::candidates(const lowering::LoweredCollective &l) {
         return refuse(r);
       made.reduce = &r.forest;
       made.reduceFitted = &r.fitted;
+      made.reduceEven = &r.even;
     }
     if (l.collective != Collective::ReduceScatter) {
       const PackingMemo::Entry &g =
@@ -327,12 +338,14 @@ Synthesizer::candidates(const lowering::LoweredCollective &l) {
         return refuse(g);
       made.gather = &g.forest;
       made.gatherFitted = &g.fitted;
+      made.gatherEven = &g.even;
     }
     // Two candidates: a channel per tree edge (the packing cut until they
     // fit), a channel per tree (the whole packing); selection simulates
     // both.
     auto write = [&](const ForestPacking *reduce, const ForestPacking *gather,
-                     ForestChannelMode mode, const std::string &name) {
+                     ForestChannelMode mode, const std::string &name,
+                     const std::string &suffix = "") {
       if ((reduce && reduce->trees.empty()) ||
           (gather && gather->trees.empty()))
         return;
@@ -345,7 +358,8 @@ Synthesizer::candidates(const lowering::LoweredCollective &l) {
       if (channels > int(maxChannels_))
         return;
       std::string sym =
-          symbol + (mode == ForestChannelMode::PerEdge ? "_edges" : "_trees");
+          symbol + (mode == ForestChannelMode::PerEdge ? "_edges" : "_trees") +
+          suffix;
       text +=
           l.collective == Collective::AllReduce
               ? allReduceScheduleText(*reduce, *gather, mode, sym, name)
@@ -380,6 +394,41 @@ Synthesizer::candidates(const lowering::LoweredCollective &l) {
     }
     write(made.reduce, made.gather, ForestChannelMode::PerTree,
           "synthesized_tree_channels");
+    // Trees of equal rate, in rounds and with a channel per tree.
+    for (size_t i = 0; i < std::size(kEvenPerRoot); ++i) {
+      const ForestPacking *reduce =
+          made.reduceEven && i < made.reduceEven->size()
+              ? &(*made.reduceEven)[i]
+              : nullptr;
+      const ForestPacking *gather =
+          made.gatherEven && i < made.gatherEven->size()
+              ? &(*made.gatherEven)[i]
+              : nullptr;
+      if ((made.reduce && !reduce) || (made.gather && !gather))
+        continue;
+      std::vector<std::vector<ForestTree>> phases;
+      std::string summary;
+      for (const ForestPacking *f : {reduce, gather})
+        if (f) {
+          phases.push_back(f->trees);
+          summary += (summary.empty() ? "" : "; then ") +
+                     firstLine(describeForest(*f));
+        }
+      const std::string suffix =
+          kEvenPerRoot[i] == 1 ? "" : "_" + std::to_string(kEvenPerRoot[i]);
+      made.evenRounds.push_back(planRounds(
+          l.collective == Collective::AllGather ? RoundCollective::AllGather
+          : l.collective == Collective::ReduceScatter
+              ? RoundCollective::ReduceScatter
+              : RoundCollective::AllReduce,
+          n, 0, phases, int(maxChannels_)));
+      text += roundScheduleText(made.evenRounds.back(),
+                                symbol + "_even_rounds" + suffix,
+                                "synthesized_even_trees" + suffix,
+                                summary + "; in rounds, channels shared");
+      write(reduce, gather, ForestChannelMode::PerTree,
+            "synthesized_even_tree_channels" + suffix, "_even" + suffix);
+    }
   }
   mlir::FailureOr<std::vector<const lowering::Algorithm *>> added =
       library_.loadSource(text, "synthesized (tree packing, " +
@@ -491,6 +540,24 @@ Synthesizer::roundsFor(const lowering::LoweredCollective &l,
   const RoundSchedule &s =
       moreCopies ? it->second.moreCopies : it->second.rounds;
   return s.ranks == 0 ? nullptr : &s;
+}
+
+void Synthesizer::evenFor(const lowering::LoweredCollective &l,
+                          std::vector<const ForestPacking *> *reduce,
+                          std::vector<const ForestPacking *> *gather,
+                          std::vector<const RoundSchedule *> *rounds) const {
+  auto it = made_.find(keyOf(l));
+  if (it == made_.end() || it->second.algorithms.empty())
+    return;
+  const Made &m = it->second;
+  for (const RoundSchedule &s : m.evenRounds)
+    rounds->push_back(&s);
+  if (m.reduceEven)
+    for (const ForestPacking &f : *m.reduceEven)
+      reduce->push_back(&f);
+  if (m.gatherEven)
+    for (const ForestPacking &f : *m.gatherEven)
+      gather->push_back(&f);
 }
 
 bool Synthesizer::made(const lowering::Algorithm *algorithm) const {

@@ -6,8 +6,10 @@
 // packing of its group (the group of mesh rank 0, as every simulation)
 // over the runtime's routes, written as an explicit sched.schedule
 // (TreeSchedule.h); for an all_gather, reduce_scatter or all_reduce, the
-// all-roots packings (ForestPacking.h) written two ways (ForestSchedule.h:
-// a channel per tree edge, a channel per tree). They are parsed into a
+// all-roots packings (ForestPacking.h) written three ways (ForestSchedule.h:
+// a channel per tree edge, a channel per tree; RoundSchedule.h: in rounds),
+// and equal-rate packings (packForestEven) in rounds and a channel per
+// tree. They are parsed into a
 // library of its own, made once per (collective, group, root) and compile.
 // Other collectives get nothing yet. A group above kMaxSynthesisRanks
 // ranks (or, for the all-roots packings, above the channels a tree per
@@ -38,6 +40,12 @@ namespace collc::synth {
 /// The largest group synthesized (the packing's LP grows with n^2 edges).
 constexpr int32_t kMaxSynthesisRanks = 128;
 
+/// The equal-rate packings offered beside the LP's for all_gather,
+/// reduce_scatter and all_reduce (packForestEven): this many trees per
+/// root, each written in rounds (synthesized_even_trees, _2) and with a
+/// channel per tree where they fit (synthesized_even_tree_channels, _2).
+constexpr int kEvenPerRoot[] = {1, 2};
+
 /// Units an all_to_all part is split into among its paths.
 constexpr int kAllToAllUnits = 8;
 
@@ -63,6 +71,9 @@ struct PackingMemo {
     /// The forest cut until a channel per tree edge fits (no trees: none
     /// does).
     ForestPacking fitted;
+    /// Trees of equal rate, kEvenPerRoot[i] per root (packForestEven),
+    /// where found.
+    std::vector<ForestPacking> even;
     /// all_to_all keys: the flows.
     AllToAllFlows flows;
   };
@@ -129,6 +140,13 @@ public:
   /// reduce's synthesized_trees_copies (one copy more, streams shared).
   const RoundSchedule *roundsFor(const lowering::LoweredCollective &lowered,
                                  bool moreCopies = false) const;
+  /// The equal-rate packings made for an all_gather, reduce_scatter or
+  /// all_reduce (kEvenPerRoot's order; reduce's empty for all_gather,
+  /// gather's for reduce_scatter) and their round schedules.
+  void evenFor(const lowering::LoweredCollective &lowered,
+               std::vector<const ForestPacking *> *reduce,
+               std::vector<const ForestPacking *> *gather,
+               std::vector<const RoundSchedule *> *rounds) const;
   /// Whether `algorithm` is one this synthesizer made.
   bool made(const lowering::Algorithm *algorithm) const;
 
@@ -177,6 +195,11 @@ private:
     const TreePacking *packing = nullptr;
     const ForestPacking *reduce = nullptr, *gather = nullptr;
     const ForestPacking *reduceFitted = nullptr, *gatherFitted = nullptr;
+    const std::vector<ForestPacking> *reduceEven = nullptr,
+                                     *gatherEven = nullptr;
+    /// The round schedules of the equal-rate packings written, in their
+    /// order (synthesized_even_trees, _2).
+    std::vector<RoundSchedule> evenRounds;
     const AllToAllFlows *flows = nullptr;
     std::vector<LatencyTreeMade> latency;
     /// The round schedule written, if any (rounds.ranks > 0).

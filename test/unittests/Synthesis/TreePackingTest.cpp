@@ -286,3 +286,59 @@ TEST(ForestPacking, CutToFewerTreesKeepsOnePerRoot) {
   EXPECT_NE(error.find("a tree per root needs 16 channels"), std::string::npos)
       << error;
 }
+
+// Equal-rate packings (packForestEven): K trees per root, all of one rate,
+// that rate the least over the links of 50 GB/s over the tree edges there.
+TEST(ForestPacking, EqualRateTreesOnRingsAndTori) {
+  for (const std::vector<int> &dims :
+       std::vector<std::vector<int>>{{4}, {8}, {2, 4}, {4, 4}}) {
+    double best = 0, optimum = 0;
+    for (int perRoot : {1, 2}) {
+      auto t = torus(dims);
+      ASSERT_TRUE(t);
+      const int n = t->numGpus();
+      int links = 0;
+      for (int d : dims)
+        links += d > 2 ? 2 : 1;
+      ForestPacking lp = packAll(*t, TreeDirection::FromRoot, 4 * n);
+      RouteMemo routes(*t);
+      ForestPacking even;
+      std::string error;
+      ASSERT_TRUE(packForestEven(*t, routes, allGpus(*t),
+                                 TreeDirection::FromRoot, perRoot, lp, &even,
+                                 &error))
+          << error;
+      std::printf("%s", describeForest(even).c_str());
+      EXPECT_EQ(even.equalPerRoot, perRoot);
+      ASSERT_EQ(even.trees.size(), size_t(perRoot * n));
+      for (int32_t r = 0; r < n; ++r)
+        EXPECT_EQ(even.treesOf(r).size(), size_t(perRoot));
+      for (const ForestTree &tree : even.trees)
+        EXPECT_DOUBLE_EQ(tree.rate, even.trees[0].rate);
+      EXPECT_NEAR(even.rate, perRoot * even.trees[0].rate, 1e-6 * even.rate);
+      // Whole edges per link: the rate is 50 GB/s over an integer.
+      double edges = 50e9 / even.trees[0].rate;
+      EXPECT_NEAR(edges, std::round(edges), 1e-6) << t->name();
+      expectFeasible(*t, even);
+      // The edges spread as evenly as whole numbers allow: perRoot n (n-1)
+      // edges over n x links links.
+      const int most = (perRoot * n * (n - 1) + n * links - 1) / (n * links);
+      EXPECT_NEAR(even.rate, perRoot * 50e9 / most, 1e3) << t->name();
+      EXPECT_LE(even.rate, lp.routedBound * (1 + 1e-6));
+      best = std::max(best, even.rate);
+      optimum = lp.routedBound;
+    }
+    // One or two trees per root: within 7% of the optimum on all four.
+    EXPECT_GE(best, 0.93 * optimum);
+  }
+  // The 4x4 torus: 16 trees of 15 edges on 64 links, 4 edges on the
+  // busiest at best (3.75 on average): 12.5 GB/s, 15/16 of the optimum.
+  auto t = torus({4, 4});
+  ForestPacking lp = packAll(*t, TreeDirection::FromRoot, 64);
+  RouteMemo routes(*t);
+  ForestPacking even;
+  std::string error;
+  ASSERT_TRUE(packForestEven(*t, routes, allGpus(*t), TreeDirection::FromRoot,
+                             1, lp, &even, &error));
+  EXPECT_NEAR(even.rate, 12.5e9, 1e3);
+}
