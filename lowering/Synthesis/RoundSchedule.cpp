@@ -256,29 +256,74 @@ public:
       out += "  sched.rank " + std::to_string(r) + " {\n";
       const std::vector<Item> &items = items_[size_t(r)];
       for (const auto &[channel, shape] : streams(r)) {
-        std::vector<const Item *> on;
-        for (const Item &item : items)
-          if (item.channel == channel)
-            on.push_back(&item);
         out += "    sched.channel " + std::to_string(channel) + " {\n";
-        auto emit = [&](Section section, const std::string &indent) {
-          std::vector<const Item *> order;
-          for (const Item *item : on)
-            if (section != Section::Pro || item->pro >= 0)
-              order.push_back(item);
-          std::sort(order.begin(), order.end(),
-                    [&](const Item *a, const Item *b) {
-                      return position(*a, section) < position(*b, section);
-                    });
-          for (const Item *item : order)
-            out += indent + instruction(r, *item, section) + "\n";
-        };
-        emit(Section::Pro, "      ");
-        out +=
-            "      sched.for j = 0 to " + written(rounds() + " - 1") + " {\n";
-        emit(Section::Loop, "        ");
-        out += "      }\n";
-        emit(Section::Epi, "      ");
+        // A sequential all_reduce's stream runs its phases one after the
+        // other, each in its own loop.
+        for (int phase :
+             s_.sequential ? std::vector<int>{0, 1} : std::vector<int>{-1}) {
+          std::vector<const Item *> on;
+          for (const Item &item : items)
+            if (item.channel == channel && (phase < 0 || item.phase == phase))
+              on.push_back(&item);
+          if (on.empty())
+            continue;
+          // The stream's first phase-1 item (the prologue's, else the
+          // loop's) and the rank's other streams' last phase-0 instructions.
+          const Item *first = nullptr;
+          std::vector<std::string> barrier;
+          if (phase == 1) {
+            for (const Item *item : on)
+              if (!first ||
+                  std::make_pair(item->pro < 0,
+                                 item->pro < 0 ? item->loop : item->pro) <
+                      std::make_pair(first->pro < 0,
+                                     first->pro < 0 ? first->loop : first->pro))
+                first = item;
+            for (const auto &[other, counts] : streams(r))
+              if (other != channel && counts.loop > 0)
+                barrier.push_back(
+                    "(channel " + std::to_string(other) + ", index " +
+                    written(plus(rounds() + " * " + std::to_string(counts.loop),
+                                 counts.pro - 1)) +
+                    ")");
+          }
+          auto emit = [&](Section section, const std::string &indent) {
+            std::vector<const Item *> order;
+            for (const Item *item : on)
+              if (section != Section::Pro || item->pro >= 0)
+                order.push_back(item);
+            std::sort(order.begin(), order.end(),
+                      [&](const Item *a, const Item *b) {
+                        return position(*a, section) < position(*b, section);
+                      });
+            for (const Item *item : order) {
+              // A sequential all_reduce's first gather item of the stream
+              // waits for the rank's whole reduction (every other stream's
+              // last reduce instruction): the gather trees would otherwise
+              // take link bandwidth from the reduction still under way.
+              if (phase == 1 && !barrier.empty() && item == first &&
+                  section == (first->pro >= 0 ? Section::Pro : Section::Loop)) {
+                if (section == Section::Pro) {
+                  out +=
+                      indent + instruction(r, *item, section, barrier) + "\n";
+                } else {
+                  out += indent + "sched.if \"j == 0\" {\n" + indent + "  " +
+                         instruction(r, *item, section, barrier) + "\n" +
+                         indent + "} else {\n" + indent + "  " +
+                         instruction(r, *item, section) + "\n" + indent + "}\n";
+                }
+                continue;
+              }
+              out += indent + instruction(r, *item, section) + "\n";
+            }
+          };
+          emit(Section::Pro, "      ");
+          out +=
+              "      sched.for j = 0 to " + written(rounds() + " - 1") + " {\n";
+          emit(Section::Loop, "        ");
+          out += "      }\n";
+          emit(Section::Epi, "      ");
+        }
         out += "    }\n";
       }
       if (copies(r)) {
@@ -318,12 +363,20 @@ private:
 
   struct Shape {
     int pro = 0, loop = 0;
+    /// Sequential all_reduce: the same counts of the phase-1 items (the
+    /// stream runs them after all of phase 0's).
+    int pro1 = 0, loop1 = 0;
   };
   /// A rank's channel ids and their items: in the prologue, a round.
   std::map<int, Shape> streams(int32_t r) const {
     std::map<int, Shape> ids;
     for (const Item &item : items_[size_t(r)]) {
       Shape &shape = ids[item.channel];
+      if (s_.sequential && item.phase == 1) {
+        shape.pro1 += item.pro >= 0;
+        ++shape.loop1;
+        continue;
+      }
       shape.pro += item.pro >= 0;
       ++shape.loop;
     }
@@ -368,7 +421,8 @@ private:
                                       : t.units - t.offset;
   }
 
-  std::string instruction(int32_t r, const Item &item, Section section) const {
+  std::string instruction(int32_t r, const Item &item, Section section,
+                          const std::vector<std::string> &extra = {}) const {
     auto range = [&](const Buffer &b) {
       return std::string(b.name) + "[" + chunk(item, b, section) + "]";
     };
@@ -401,25 +455,40 @@ private:
     for (int d : item.after)
       if (items_[size_t(r)][size_t(d)].channel != item.channel)
         deps.push_back(&items_[size_t(r)][size_t(d)]);
-    if (deps.empty())
+    if (deps.empty() && extra.empty())
       return out;
     out += " after = [";
+    for (size_t d = 0; d < extra.size(); ++d)
+      out += (d ? ", " : "") + extra[d];
+    if (!extra.empty() && !deps.empty())
+      out += ", ";
     for (size_t d = 0; d < deps.size(); ++d) {
       const Item &dep = *deps[d];
       Shape shape = streams(r).at(dep.channel);
+      // A sequential all_reduce's phase-1 item comes after the stream's
+      // pro + loop x rounds phase-0 instructions.
+      std::string before;
+      if (s_.sequential && dep.phase == 1) {
+        before = plus(rounds() + " * " + std::to_string(shape.loop), shape.pro);
+        shape.pro = shape.pro1;
+        shape.loop = shape.loop1;
+      }
+      auto after = [&](const std::string &e) {
+        return before.empty() ? e : e + " + " + before;
+      };
       std::string index;
       switch (section) {
       case Section::Pro:
-        index = std::to_string(dep.pro);
+        index = after(std::to_string(dep.pro));
         break;
       case Section::Loop:
-        index =
+        index = after(
             plus(shape.loop == 1 ? "j" : "j * " + std::to_string(shape.loop),
-                 shape.pro + dep.loop);
+                 shape.pro + dep.loop));
         break;
       case Section::Epi:
-        index = plus(rounds() + " * " + std::to_string(shape.loop),
-                     shape.pro - shape.loop + dep.epi);
+        index = after(plus(rounds() + " * " + std::to_string(shape.loop),
+                           shape.pro - shape.loop + dep.epi));
         break;
       }
       out += std::string(d ? ", " : "") + "(channel " +
@@ -459,6 +528,12 @@ private:
     // Each phase's channel ids: [base, base + budget).
     std::vector<int> base(phases), budget(phases);
     for (size_t p = 0, at = 0; p < phases; ++p) {
+      if (s_.sequential) {
+        // One phase after the other: each has every id.
+        budget[p] = usable;
+        base[p] = 0;
+        continue;
+      }
       budget[p] = std::max(1, usable / int(phases) +
                                   (int(p) < usable % int(phases) ? 1 : 0));
       base[p] = int(at);
@@ -523,7 +598,8 @@ private:
     // (a deep item's round j arrives late and a shallow one's round j + 1
     // waits behind it, a delay that spreads down its tree). Chains on one
     // id with the same ends form one connection.
-    std::map<std::pair<int32_t, int>, int> chainsOn; // (rank, id) -> chains
+    // (rank, id, phase) -> chains
+    std::map<std::tuple<int32_t, int, size_t>, int> chainsOn;
     for (size_t p = 0; p < phases; ++p) {
       std::vector<size_t> order;
       for (size_t c = 0; c < chains.size(); ++c)
@@ -560,7 +636,7 @@ private:
           held[size_t(r)][best] += load;
           if (tag[size_t(r)][best] < 0)
             tag[size_t(r)][best] = level;
-          if (++chainsOn[{r, base[p] + int(best)}] == 2)
+          if (++chainsOn[{r, base[p] + int(best), p}] == 2)
             ++shared_;
         }
         chain.channel = base[p] + int(best);
@@ -677,7 +753,9 @@ private:
     for (std::vector<Item> &items : items_) {
       std::map<int, std::vector<size_t>> on;
       for (size_t i = 0; i < items.size(); ++i)
-        on[items[i].channel].push_back(i);
+        on[items[i].channel * (s_.sequential ? 2 : 1) +
+           (s_.sequential ? items[i].phase : 0)]
+            .push_back(i);
       for (auto &[channel, list] : on) {
         std::stable_sort(list.begin(), list.end(), [&](size_t a, size_t b) {
           return std::tie(items[a].phase, items[a].key) <
@@ -741,7 +819,8 @@ namespace {
 RoundSchedule planCopies(RoundCollective collective, int32_t ranks,
                          int32_t root,
                          const std::vector<std::vector<ForestTree>> &phases,
-                         int channels, int copies, bool chains) {
+                         int channels, int copies, bool chains,
+                         bool sequential) {
   std::vector<ForestTree> all;
   for (const std::vector<ForestTree> &trees : phases)
     all.insert(all.end(), trees.begin(), trees.end());
@@ -752,6 +831,7 @@ RoundSchedule planCopies(RoundCollective collective, int32_t ranks,
   s.minRounds = kMinRounds;
   s.channels = channels;
   s.chains = chains;
+  s.sequential = sequential && phases.size() == 2;
   s.grid = roundGrid(all, ranks, copies);
   s.copies = copies;
   for (const std::vector<ForestTree> &trees : phases)
@@ -767,17 +847,18 @@ RoundSchedule planCopies(RoundCollective collective, int32_t ranks,
 RoundSchedule planRounds(RoundCollective collective, int32_t ranks,
                          int32_t root,
                          const std::vector<std::vector<ForestTree>> &phases,
-                         int channels) {
+                         int channels, bool sequential) {
   // The most copies whose chains (else edges) all keep a stream of their
   // own.
   for (bool chains : {true, false})
     for (int copies = kMostCopies; copies >= 1; --copies) {
-      RoundSchedule s =
-          planCopies(collective, ranks, root, phases, channels, copies, chains);
+      RoundSchedule s = planCopies(collective, ranks, root, phases, channels,
+                                   copies, chains, sequential);
       if (sharedStreams(s) == 0)
         return s;
     }
-  return planCopies(collective, ranks, root, phases, channels, 1, false);
+  return planCopies(collective, ranks, root, phases, channels, 1, false,
+                    sequential);
 }
 
 RoundSchedule
@@ -786,7 +867,8 @@ planRoundsOneMoreCopy(const RoundSchedule &chosen,
   if (chosen.copies >= kMostCopies)
     return {};
   return planCopies(chosen.collective, chosen.ranks, chosen.root, phases,
-                    chosen.channels, chosen.copies + 1, /*chains=*/true);
+                    chosen.channels, chosen.copies + 1, /*chains=*/true,
+                    chosen.sequential);
 }
 
 std::string describeRounds(const RoundSchedule &s, double partBytes) {

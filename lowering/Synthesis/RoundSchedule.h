@@ -53,6 +53,13 @@
 //   cut into common pieces of every root's grid (allReducePieces), on
 //   separate channels (half the budget each): root R sends a piece's item
 //   down once its reduction of that item is done, so the phases overlap.
+//   Or sequential: each phase has every channel id, a stream runs its
+//   reduce items (prologue, loop, epilogue) then its gather items (a loop
+//   of their own), and its first gather item also waits for the last
+//   reduce instruction of every other stream of its rank, so that the
+//   gather trees do not take link bandwidth from a reduction still under
+//   way (a fair link would slow the reduction's critical trees). The
+//   order (phase, round, key) keeps it free of deadlock.
 //
 //===----------------------------------------------------------------------===//
 #ifndef COLLC_LOWERING_SYNTHESIS_ROUNDSCHEDULE_H
@@ -106,6 +113,10 @@ struct RoundSchedule {
   /// Whether ranks with one child forward in one instruction (chains);
   /// else every tree edge is a chain of its own.
   bool chains = true;
+  /// all_reduce: whether every stream runs all its reduce items before its
+  /// gather items (each phase has every channel id) rather than the two
+  /// phases on separate ids, overlapping.
+  bool sequential = false;
   /// Channel ids a rank may use in all (the broadcast root's and the
   /// all_gather's copy take one of them).
   int channels = 32;
@@ -156,10 +167,12 @@ constexpr int kMinRounds = 8;
 /// every rank it passes, single edges are easier to place), and the trees
 /// are copied as often as their edges keep a stream of their own (once
 /// where even that fails).
+/// `sequential` (all_reduce): every stream runs its reduce items, then its
+/// gather items, each phase over every channel id (RoundSchedule).
 RoundSchedule planRounds(RoundCollective collective, int32_t ranks,
                          int32_t root,
                          const std::vector<std::vector<ForestTree>> &phases,
-                         int channels);
+                         int channels, bool sequential = false);
 
 /// planRounds's schedule with one copy more than `chosen` has, as chains,
 /// the streams this makes share being its price: a chain's stream is busy

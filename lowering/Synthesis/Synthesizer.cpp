@@ -387,7 +387,8 @@ Synthesizer::candidates(const lowering::LoweredCollective &l) {
                                : l.collective == Collective::ReduceScatter
                                    ? RoundCollective::ReduceScatter
                                    : RoundCollective::AllReduce,
-                               n, 0, phases, int(maxChannels_));
+                               n, 0, phases, int(maxChannels_),
+                               /*sequential=*/true);
       text += roundScheduleText(made.rounds, symbol + "_rounds",
                                 "synthesized_tree_rounds",
                                 summary + "; in rounds, channels shared");
