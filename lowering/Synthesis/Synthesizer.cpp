@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <iterator>
+#include <set>
 
 namespace collc::synth {
 
@@ -487,6 +488,8 @@ double Synthesizer::routedBoundSeconds(const lowering::LoweredCollective &l,
                   ? double(m.flows->largest) * double(l.elementBytes)
                   : bytes / l.layout.size;
   }
+  if (l.collective == sched::Collective::AllReduce && (m.reduce || m.gather))
+    return allReduceRoutedSeconds(l, bytes, why);
   if (rate <= 0)
     return 0;
   const bool flows = l.collective == sched::Collective::AllToAll ||
@@ -509,6 +512,75 @@ double Synthesizer::routedBoundSeconds(const lowering::LoweredCollective &l,
                   what.c_str(), shown, unit, rate / 1e9);
   *why = text;
   return payload / rate;
+}
+
+double Synthesizer::allReduceRoutedSeconds(const lowering::LoweredCollective &l,
+                                           double bytes,
+                                           std::string *why) const {
+  std::vector<topo::DeviceId> gpus;
+  std::string unused;
+  if (!groupGpus(l, &gpus, &unused) || gpus.size() < 2)
+    return 0;
+  // Every byte a GPU sends leaves through the first link of its route to
+  // the receiver, every byte it receives enters through the last: over the
+  // runtime's routes a GPU's bandwidth is those links' (a link no route
+  // takes, such as a GPU's PCIe link to its CPU, carries none).
+  double sumOut = 0, sumIn = 0, leastOut = 0, leastIn = 0;
+  std::string leastOutName, leastInName;
+  for (topo::DeviceId g : gpus) {
+    std::set<topo::LinkId> out, in;
+    for (topo::DeviceId h : gpus) {
+      if (h == g)
+        continue;
+      RouteMemo::Path there = routes_->path(g, h), back = routes_->path(h, g);
+      if (there.count == 0 || back.count == 0)
+        return 0;
+      out.insert(there.links[0]);
+      in.insert(back.links[back.count - 1]);
+    }
+    double o = 0, i = 0;
+    for (topo::LinkId link : out)
+      o += topology_.link(link).bandwidth;
+    for (topo::LinkId link : in)
+      i += topology_.link(link).bandwidth;
+    sumOut += o;
+    sumIn += i;
+    if (leastOutName.empty() || o < leastOut) {
+      leastOut = o;
+      leastOutName = topology_.device(g).name;
+    }
+    if (leastInName.empty() || i < leastIn) {
+      leastIn = i;
+      leastInName = topology_.device(g).name;
+    }
+  }
+  // The aggregate form (docs/bounds.md): 2(P-1) M between P parties in
+  // all, over the parties' bandwidth together; and one GPU's M each way.
+  const double p = double(gpus.size());
+  const double moved = 2 * (p - 1) * bytes;
+  const double aggregate = std::max(moved / sumOut, moved / sumIn);
+  const double single = std::max(bytes / leastOut, bytes / leastIn);
+  char text[512];
+  if (aggregate >= single)
+    std::snprintf(text, sizeof text,
+                  "routes: an all_reduce moves 2(P-1) M = %.3g GB between "
+                  "its %d GPUs, and over the runtime's routes they send at "
+                  "most %.4g GB/s together (each through the first links "
+                  "of its routes: links no route takes, such as PCIe to a "
+                  "CPU, carry none)",
+                  moved / 1e9, int(gpus.size()),
+                  (moved / sumOut >= moved / sumIn ? sumOut : sumIn) / 1e9);
+  else
+    std::snprintf(
+        text, sizeof text,
+        "routes: %s must send and receive M = %.3g GB, through at "
+        "most %.4g GB/s of the links the runtime's routes take",
+        (bytes / leastOut >= bytes / leastIn ? leastOutName : leastInName)
+            .c_str(),
+        bytes / 1e9,
+        (bytes / leastOut >= bytes / leastIn ? leastOut : leastIn) / 1e9);
+  *why = text;
+  return std::max(aggregate, single);
 }
 
 std::string Synthesizer::declined(const lowering::LoweredCollective &l) const {

@@ -124,10 +124,16 @@ public:
   /// over the runtime's routes can take, by the proven optimum of its
   /// packing (broadcast, reduce, all_gather, reduce_scatter; every chunk's
   /// copies or partial sums travel a spanning tree of GPU-to-GPU routes),
-  /// with `why` its reason; 0 where there is none (no packing, an optimum
-  /// not proven, all_reduce).
+  /// with `why` its reason; all_reduce's: allReduceRoutedSeconds, where
+  /// its forests were made; 0 where there is none (no packing, an optimum
+  /// not proven).
   double routedBoundSeconds(const lowering::LoweredCollective &lowered,
                             double bytes, std::string *why) const;
+  /// all_reduce's bound over the runtime's routes: the aggregate form
+  /// (2(P-1) M between the P GPUs) and one GPU's M each way, over the
+  /// bandwidth of the links the routes from and to each GPU take.
+  double allReduceRoutedSeconds(const lowering::LoweredCollective &lowered,
+                                double bytes, std::string *why) const;
   /// Why nothing was synthesized for `lowered` ("... ; choosing among the
   /// library's algorithms"), or "" where something was or it was not tried.
   std::string declined(const lowering::LoweredCollective &lowered) const;
