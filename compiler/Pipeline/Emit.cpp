@@ -122,7 +122,9 @@ void printSynthesis(const CollcCompilation &compiled, llvm::raw_ostream &os) {
       // rounds.
       std::vector<const synth::ForestPacking *> evenReduce, evenGather;
       std::vector<const synth::RoundSchedule *> evenRounds;
-      compiled.synthesizer->evenFor(l, &evenReduce, &evenGather, &evenRounds);
+      const synth::RoundSchedule *evenOverlapped = nullptr;
+      compiled.synthesizer->evenFor(l, &evenReduce, &evenGather, &evenRounds,
+                                    &evenOverlapped);
       for (size_t i = 0; i < evenRounds.size(); ++i) {
         os << "  synthesized_even_trees"
            << (i ? "_" + std::to_string(i + 1) : "")
@@ -138,6 +140,12 @@ void printSynthesis(const CollcCompilation &compiled, llvm::raw_ostream &os) {
                                         ? bytes
                                         : bytes / double(l.layout.size));
       }
+      if (evenOverlapped)
+        os << "  synthesized_even_trees_overlapped, the same trees with the "
+              "phases overlapped:\n"
+           << synth::describeRounds(*evenOverlapped,
+                                    bytes <= 0 ? -1
+                                               : bytes / double(l.layout.size));
       continue;
     }
     os << synth::describePacking(*packing);

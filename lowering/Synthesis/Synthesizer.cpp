@@ -423,13 +423,27 @@ Synthesizer::candidates(const lowering::LoweredCollective &l) {
           : l.collective == Collective::ReduceScatter
               ? RoundCollective::ReduceScatter
               : RoundCollective::AllReduce,
-          n, 0, phases, int(maxChannels_)));
+          n, 0, phases, int(maxChannels_), /*sequential=*/true));
       text += roundScheduleText(made.evenRounds.back(),
                                 symbol + "_even_rounds" + suffix,
                                 "synthesized_even_trees" + suffix,
                                 summary + "; in rounds, channels shared");
       write(reduce, gather, ForestChannelMode::PerTree,
             "synthesized_even_tree_channels" + suffix, "_even" + suffix);
+      // all_reduce, one tree per root: also with the phases overlapped
+      // (half the channels each). Where a GPU's links are few, the
+      // reduction sends through it while the gathers receive, both
+      // directions at once (asymmetric-mesh6: 66% against 57% in
+      // sequence).
+      if (l.collective == Collective::AllReduce && kEvenPerRoot[i] == 1) {
+        made.evenOverlapped = planRounds(RoundCollective::AllReduce, n, 0,
+                                         phases, int(maxChannels_),
+                                         /*sequential=*/false);
+        text += roundScheduleText(
+            made.evenOverlapped, symbol + "_even_overlapped",
+            "synthesized_even_trees_overlapped",
+            summary + "; in rounds, the phases overlapped, channels shared");
+      }
     }
   }
   mlir::FailureOr<std::vector<const lowering::Algorithm *>> added =
@@ -618,11 +632,14 @@ Synthesizer::roundsFor(const lowering::LoweredCollective &l,
 void Synthesizer::evenFor(const lowering::LoweredCollective &l,
                           std::vector<const ForestPacking *> *reduce,
                           std::vector<const ForestPacking *> *gather,
-                          std::vector<const RoundSchedule *> *rounds) const {
+                          std::vector<const RoundSchedule *> *rounds,
+                          const RoundSchedule **overlapped) const {
   auto it = made_.find(keyOf(l));
   if (it == made_.end() || it->second.algorithms.empty())
     return;
   const Made &m = it->second;
+  if (overlapped && m.evenOverlapped.ranks > 0)
+    *overlapped = &m.evenOverlapped;
   for (const RoundSchedule &s : m.evenRounds)
     rounds->push_back(&s);
   if (m.reduceEven)

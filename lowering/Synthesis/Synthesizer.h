@@ -152,7 +152,8 @@ public:
   void evenFor(const lowering::LoweredCollective &lowered,
                std::vector<const ForestPacking *> *reduce,
                std::vector<const ForestPacking *> *gather,
-               std::vector<const RoundSchedule *> *rounds) const;
+               std::vector<const RoundSchedule *> *rounds,
+               const RoundSchedule **overlapped = nullptr) const;
   /// Whether `algorithm` is one this synthesizer made.
   bool made(const lowering::Algorithm *algorithm) const;
 
@@ -206,6 +207,10 @@ private:
     /// The round schedules of the equal-rate packings written, in their
     /// order (synthesized_even_trees, _2).
     std::vector<RoundSchedule> evenRounds;
+    /// all_reduce: the one-per-root equal-rate trees in rounds with the
+    /// phases overlapped (synthesized_even_trees_overlapped), if written
+    /// (ranks > 0).
+    RoundSchedule evenOverlapped;
     const AllToAllFlows *flows = nullptr;
     std::vector<LatencyTreeMade> latency;
     /// The round schedule written, if any (rounds.ranks > 0).
