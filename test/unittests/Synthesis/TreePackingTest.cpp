@@ -242,16 +242,22 @@ void expectFeasible(const topo::Topology &t, const ForestPacking &p) {
     EXPECT_LE(load[l], t.links()[l].bandwidth * (1 + 1e-6));
 }
 
+/// A torus GPU's links: 2 per dimension of size > 2, 1 for a dimension of
+/// 2.
+int linksPerGpu(const std::vector<int> &dims) {
+  int links = 0;
+  for (int d : dims)
+    links += d > 2 ? 2 : 1;
+  return links;
+}
+
 TEST(ForestPacking, RingAndTorusAllGatherAtTheCutRate) {
   for (const std::vector<int> &dims :
        std::vector<std::vector<int>>{{4}, {8}, {2, 4}, {4, 4}}) {
     auto t = torus(dims);
     ASSERT_TRUE(t);
     const int n = t->numGpus();
-    // Links per GPU: 2 per dimension of size > 2, 1 for a dimension of 2.
-    int links = 0;
-    for (int d : dims)
-      links += d > 2 ? 2 : 1;
+    const int links = linksPerGpu(dims);
     const double optimum = links * 50e9 / (n - 1);
     ForestPacking p = packAll(*t, TreeDirection::FromRoot, 4 * n);
     EXPECT_NEAR(p.routedBound, optimum, 1e-3 * optimum) << t->name();
@@ -297,9 +303,7 @@ TEST(ForestPacking, EqualRateTreesOnRingsAndTori) {
       auto t = torus(dims);
       ASSERT_TRUE(t);
       const int n = t->numGpus();
-      int links = 0;
-      for (int d : dims)
-        links += d > 2 ? 2 : 1;
+      const int links = linksPerGpu(dims);
       ForestPacking lp = packAll(*t, TreeDirection::FromRoot, 4 * n);
       RouteMemo routes(*t);
       ForestPacking even;
