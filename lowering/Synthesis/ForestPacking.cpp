@@ -290,8 +290,8 @@ bool packForest(const topo::Topology &topology, RouteMemo &routes,
 bool packForestEven(const topo::Topology &topology, RouteMemo &routes,
                     const std::vector<topo::DeviceId> &gpus,
                     TreeDirection direction, int perRoot,
-                    const ForestPacking &lp, ForestPacking *packing,
-                    std::string *error) {
+                    const ForestPacking &lp, const ForestPacking *start,
+                    ForestPacking *packing, std::string *error) {
   *packing = ForestPacking();
   packing->direction = direction;
   packing->equalPerRoot = perRoot;
@@ -337,7 +337,18 @@ bool packForestEven(const topo::Topology &topology, RouteMemo &routes,
   };
   std::vector<Tree> trees;
   std::vector<int32_t> parent;
-  for (int k = 0; k < perRoot; ++k)
+  // From `start`'s trees, each root's repeated until it has perRoot: the
+  // search then keeps the best it finds, never worse than those.
+  if (start && !start->trees.empty() && start->equalPerRoot > 0 &&
+      perRoot % start->equalPerRoot == 0 && start->ranks == n) {
+    for (int k = 0; k < perRoot / start->equalPerRoot; ++k)
+      for (const ForestTree &t : start->trees) {
+        apply(t.parent, 1);
+        trees.push_back({t.root, t.parent});
+      }
+  }
+  const bool started = !trees.empty();
+  for (int k = 0; !started && k < perRoot; ++k)
     for (int32_t r = 0; r < n; ++r) {
       prices();
       if (graph.cheapest(price, r, &parent) < 0) {

@@ -96,12 +96,16 @@ bool packForest(const topo::Topology &topology, RouteMemo &routes,
 /// root's cheapest arborescence (LEMON) under the marginal growth of an
 /// exponential penalty of the link loads, the best set over 30 passes kept.
 /// `lp` (packForest's packing of the same group and direction) scales the
-/// penalty and gives the optimum the result is measured against.
+/// penalty and gives the optimum the result is measured against. `start`,
+/// when not null, is an equal-rate packing of the same group and direction
+/// with a divisor of perRoot trees per root: the search starts from its
+/// trees repeated (so it is never worse than them), else from each root's
+/// cheapest tree under the loads so far.
 bool packForestEven(const topo::Topology &topology, RouteMemo &routes,
                     const std::vector<topo::DeviceId> &gpus,
                     TreeDirection direction, int perRoot,
-                    const ForestPacking &lp, ForestPacking *packing,
-                    std::string *error);
+                    const ForestPacking &lp, const ForestPacking *start,
+                    ForestPacking *packing, std::string *error);
 
 /// The packing as text: the per-root rate, the bound and their ratio, then
 /// each tree's root, rate, share of its root's part and edges.

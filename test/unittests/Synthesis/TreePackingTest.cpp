@@ -309,8 +309,8 @@ TEST(ForestPacking, EqualRateTreesOnRingsAndTori) {
       ForestPacking even;
       std::string error;
       ASSERT_TRUE(packForestEven(*t, routes, allGpus(*t),
-                                 TreeDirection::FromRoot, perRoot, lp, &even,
-                                 &error))
+                                 TreeDirection::FromRoot, perRoot, lp, nullptr,
+                                 &even, &error))
           << error;
       std::printf("%s", describeForest(even).c_str());
       EXPECT_EQ(even.equalPerRoot, perRoot);
@@ -343,6 +343,28 @@ TEST(ForestPacking, EqualRateTreesOnRingsAndTori) {
   ForestPacking even;
   std::string error;
   ASSERT_TRUE(packForestEven(*t, routes, allGpus(*t), TreeDirection::FromRoot,
-                             1, lp, &even, &error));
+                             1, lp, nullptr, &even, &error));
   EXPECT_NEAR(even.rate, 12.5e9, 1e3);
+}
+
+// Two trees per root started from the one-per-root packing repeated are
+// never slower than it (DGX-1's uneven links, where a search from scratch
+// found a worse local optimum).
+TEST(ForestPacking, MoreEqualRateTreesStartFromFewer) {
+  auto t = load(bundledJson("dgx1-v100"));
+  ASSERT_TRUE(t);
+  ForestPacking lp = packAll(*t, TreeDirection::FromRoot, 64);
+  RouteMemo routes(*t);
+  ForestPacking one, two;
+  std::string error;
+  ASSERT_TRUE(packForestEven(*t, routes, allGpus(*t), TreeDirection::FromRoot,
+                             1, lp, nullptr, &one, &error))
+      << error;
+  ASSERT_TRUE(packForestEven(*t, routes, allGpus(*t), TreeDirection::FromRoot,
+                             2, lp, &one, &two, &error))
+      << error;
+  std::printf("%s%s", describeForest(one).c_str(), describeForest(two).c_str());
+  EXPECT_EQ(two.trees.size(), 2 * one.trees.size());
+  EXPECT_GE(two.rate, one.rate * (1 - 1e-9));
+  expectFeasible(*t, two);
 }
