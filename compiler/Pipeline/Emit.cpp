@@ -108,15 +108,17 @@ void printSynthesis(const CollcCompilation &compiled, llvm::raw_ostream &os) {
         os << synth::forestDot(*f,
                                where + (f == reduce ? " reduce" : " gather"));
       }
+      // Bytes of a root's part: all_gather's input, else one of the n
+      // parts (-1: unknown).
+      const double partBytes = bytes <= 0 ? -1
+                               : l.collective == Collective::AllGather
+                                   ? bytes
+                                   : bytes / double(l.layout.size);
       if (const synth::RoundSchedule *rounds =
               compiled.synthesizer->roundsFor(l)) {
         os << "  synthesized_tree_rounds, the trees in rounds sharing "
               "channels:\n";
-        os << synth::describeRounds(*rounds,
-                                    bytes <= 0 ? -1
-                                    : l.collective == Collective::AllGather
-                                        ? bytes
-                                        : bytes / double(l.layout.size));
+        os << synth::describeRounds(*rounds, partBytes);
       }
       // The equal-rate packings (synthesized_even_trees, _2) and their
       // rounds.
@@ -134,18 +136,12 @@ void printSynthesis(const CollcCompilation &compiled, llvm::raw_ostream &os) {
               i < evenGather.size() ? evenGather[i] : nullptr})
           if (f)
             os << "  " << synth::describeForest(*f);
-        os << synth::describeRounds(*evenRounds[i],
-                                    bytes <= 0 ? -1
-                                    : l.collective == Collective::AllGather
-                                        ? bytes
-                                        : bytes / double(l.layout.size));
+        os << synth::describeRounds(*evenRounds[i], partBytes);
       }
       if (evenOverlapped)
         os << "  synthesized_even_trees_overlapped, the same trees with the "
               "phases overlapped:\n"
-           << synth::describeRounds(*evenOverlapped,
-                                    bytes <= 0 ? -1
-                                               : bytes / double(l.layout.size));
+           << synth::describeRounds(*evenOverlapped, partBytes);
       continue;
     }
     os << synth::describePacking(*packing);

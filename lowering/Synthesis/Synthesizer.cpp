@@ -383,22 +383,29 @@ Synthesizer::candidates(const lowering::LoweredCollective &l) {
       }
     write(made.reduceFitted, made.gatherFitted, ForestChannelMode::PerEdge,
           "synthesized_trees");
+    const RoundCollective roundKind =
+        l.collective == Collective::AllGather ? RoundCollective::AllGather
+        : l.collective == Collective::ReduceScatter
+            ? RoundCollective::ReduceScatter
+            : RoundCollective::AllReduce;
+    // The round schedule's phases (reduce's trees, then gather's) and the
+    // packings' first lines.
+    auto phasesOf = [](const ForestPacking *reduce, const ForestPacking *gather,
+                       std::vector<std::vector<ForestTree>> *phases,
+                       std::string *summary) {
+      for (const ForestPacking *f : {reduce, gather})
+        if (f) {
+          phases->push_back(f->trees);
+          *summary += (summary->empty() ? "" : "; then ") +
+                      firstLine(describeForest(*f));
+        }
+    };
     // And the whole packing in rounds, trees sharing channels.
     {
       std::vector<std::vector<ForestTree>> phases;
       std::string summary;
-      for (const ForestPacking *f : {made.reduce, made.gather})
-        if (f) {
-          phases.push_back(f->trees);
-          summary += (summary.empty() ? "" : "; then ") +
-                     firstLine(describeForest(*f));
-        }
-      made.rounds = planRounds(l.collective == Collective::AllGather
-                                   ? RoundCollective::AllGather
-                               : l.collective == Collective::ReduceScatter
-                                   ? RoundCollective::ReduceScatter
-                                   : RoundCollective::AllReduce,
-                               n, 0, phases, int(maxChannels_),
+      phasesOf(made.reduce, made.gather, &phases, &summary);
+      made.rounds = planRounds(roundKind, n, 0, phases, int(maxChannels_),
                                /*sequential=*/true);
       text += roundScheduleText(made.rounds, symbol + "_rounds",
                                 "synthesized_tree_rounds",
@@ -420,20 +427,12 @@ Synthesizer::candidates(const lowering::LoweredCollective &l) {
         continue;
       std::vector<std::vector<ForestTree>> phases;
       std::string summary;
-      for (const ForestPacking *f : {reduce, gather})
-        if (f) {
-          phases.push_back(f->trees);
-          summary += (summary.empty() ? "" : "; then ") +
-                     firstLine(describeForest(*f));
-        }
+      phasesOf(reduce, gather, &phases, &summary);
       const std::string suffix =
           kEvenPerRoot[i] == 1 ? "" : "_" + std::to_string(kEvenPerRoot[i]);
-      made.evenRounds.push_back(planRounds(
-          l.collective == Collective::AllGather ? RoundCollective::AllGather
-          : l.collective == Collective::ReduceScatter
-              ? RoundCollective::ReduceScatter
-              : RoundCollective::AllReduce,
-          n, 0, phases, int(maxChannels_), /*sequential=*/true));
+      made.evenRounds.push_back(planRounds(roundKind, n, 0, phases,
+                                           int(maxChannels_),
+                                           /*sequential=*/true));
       text += roundScheduleText(made.evenRounds.back(),
                                 symbol + "_even_rounds" + suffix,
                                 "synthesized_even_trees" + suffix,
