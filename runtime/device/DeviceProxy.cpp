@@ -844,6 +844,7 @@ void DeviceProxy::run(std::vector<std::string> handles, double connectSeconds) {
     }
     if (progressed) {
       backoff = exec::Backoff();
+      idleAsleep_.store(false, std::memory_order_relaxed);
       if (polling_ == ProxyPolling::Launch) // (idle()'s clock)
         lastActive_ = std::chrono::steady_clock::now();
     } else {
@@ -899,6 +900,7 @@ void DeviceProxy::idle(exec::Backoff &backoff) {
     seenExpected_ = expected;
     lastActive_ = now;
     backoff = exec::Backoff();
+    idleAsleep_.store(false, std::memory_order_relaxed);
   }
   if (messagesDue() > 0 && now - lastActive_ < kAttentive) {
     // A launch's messages are due: the kernel may post one any moment.
@@ -916,6 +918,7 @@ void DeviceProxy::idle(exec::Backoff &backoff) {
   }
   exec::Backoff::preciseTimers();
   uint64_t seen = seenExpected_;
+  idleAsleep_.store(true, std::memory_order_relaxed);
   std::unique_lock<std::mutex> lock(wakeMutex_);
   // A stop ends the sleep once (then the thread drains and leaves, sleeping
   // as usual in between).
@@ -928,6 +931,7 @@ void DeviceProxy::idle(exec::Backoff &backoff) {
   if (launch && expected_.load(std::memory_order_acquire) != seen) {
     wakeups_.fetch_add(1, std::memory_order_relaxed);
     backoff = exec::Backoff();
+    idleAsleep_.store(false, std::memory_order_relaxed);
     seenExpected_ = expected_.load(std::memory_order_acquire);
     lastActive_ = std::chrono::steady_clock::now();
   }

@@ -162,6 +162,10 @@ public:
   uint64_t messagesDue() const;
   /// How often launched() woke the thread from an idle sleep (tests).
   uint64_t wakeups() const { return wakeups_.load(); }
+  /// Whether the thread, with nothing to do, has backed off to its idle
+  /// sleeps (from the first one until it next moves a message or sees a
+  /// launch): a launch from now on counts as a wake-up (tests).
+  bool idleAsleep() const { return idleAsleep_.load(); }
 
   struct Half;
   struct Link;
@@ -223,6 +227,7 @@ private:
   uint64_t perLaunch_ = 0;
   ProxyPolling polling_ = ProxyPolling::Sleep;
   std::atomic<uint64_t> expected_{0}, wakeups_{0};
+  std::atomic<bool> idleAsleep_{false};
   /// The thread's: expected_ when it last looked, and when it last moved a
   /// message or saw a launch. Messages due keep it polling for
   /// kAttentive after that; then (a launch that was aborted, or one

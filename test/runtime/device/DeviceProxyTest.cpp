@@ -164,8 +164,20 @@ TEST(DeviceProxyTest, ALaunchWakesAnIdleProxyUntilItsMessagesMoved) {
     EXPECT_EQ(t.proxies[0]->messagesPerLaunch(), 2u);
     EXPECT_EQ(t.proxies[1]->messagesPerLaunch(), 2u);
     for (int round = 0; round < 2; ++round) {
-      // Nothing to do for 30 ms: both threads are in their idle sleeps.
-      std::this_thread::sleep_for(std::chrono::milliseconds(30));
+      // Nothing to do: wait until both threads are in their idle sleeps
+      // (under load that may take longer than their backoff's few ms).
+      if (polling == dev::ProxyPolling::Launch)
+        for (int r = 0; r < 2; ++r) {
+          auto until =
+              std::chrono::steady_clock::now() + std::chrono::seconds(10);
+          while (!t.proxies[r]->idleAsleep() &&
+                 std::chrono::steady_clock::now() < until)
+            std::this_thread::sleep_for(std::chrono::milliseconds(1));
+          ASSERT_TRUE(t.proxies[r]->idleAsleep())
+              << "rank " << r << "'s proxy never went to sleep";
+        }
+      else
+        std::this_thread::sleep_for(std::chrono::milliseconds(30));
       uint64_t woken[2] = {t.proxies[0]->wakeups(), t.proxies[1]->wakeups()};
       for (int r = 0; r < 2; ++r) {
         EXPECT_EQ(t.proxies[r]->messagesDue(), 0u);
