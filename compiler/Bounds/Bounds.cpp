@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <map>
+#include <set>
 
 namespace collc::bounds {
 
@@ -101,6 +103,113 @@ void addFamily(const CollectiveSpec &spec, const topo::Topology &topology,
   }
   terms.push_back(out);
   terms.push_back(in);
+}
+
+/// Groups of nodes behind network switches, level by level: start from the
+/// nodes; blocks whose links out all go to the same set of network switches
+/// (the nodes under a fat tree's leaf) merge with those switches into one
+/// block. Each level that merged something is a partition of the
+/// topology's nodes (with some switches) into blocks, returned as device
+/// membership flags with names ("leaf0 and the 4 nodes under it"). A
+/// rail-optimized network, whose nodes all reach the same rail switches,
+/// gives one block of everything: no level.
+std::vector<Family> switchGroupLevels(const topo::Topology &topology) {
+  size_t devices = topology.devices().size();
+  std::vector<int> blockOf(devices, -1);
+  std::vector<std::vector<topo::DeviceId>> blocks;
+  std::vector<int> nodesIn;
+  for (int n = 0; n < topology.numNodes(); ++n) {
+    for (topo::DeviceId d : topology.node(n).devices)
+      blockOf[size_t(d)] = int(blocks.size());
+    blocks.push_back(topology.node(n).devices);
+    nodesIn.push_back(1);
+  }
+  std::vector<Family> levels;
+  for (int level = 0; level < 8 && blocks.size() > 1; ++level) {
+    // Each block's neighbours outside it; only blocks whose neighbours are
+    // all network switches (in no block) can merge.
+    std::map<std::vector<topo::DeviceId>, std::vector<int>> byNeighbours;
+    for (size_t b = 0; b < blocks.size(); ++b) {
+      std::set<topo::DeviceId> neighbours;
+      bool switchesOnly = true;
+      for (topo::DeviceId d : blocks[b])
+        for (topo::LinkId l : topology.linksFrom(d)) {
+          topo::DeviceId to = topology.link(l).dst;
+          if (blockOf[size_t(to)] == int(b))
+            continue;
+          switchesOnly = switchesOnly && blockOf[size_t(to)] < 0;
+          neighbours.insert(to);
+        }
+      if (switchesOnly && !neighbours.empty())
+        byNeighbours[{neighbours.begin(), neighbours.end()}].push_back(int(b));
+    }
+    std::vector<std::vector<topo::DeviceId>> next;
+    std::vector<int> nextNodes;
+    std::vector<std::string> names;
+    std::vector<bool> merged(blocks.size(), false), claimed(devices, false);
+    for (const auto &[switches, members] : byNeighbours) {
+      bool free = std::none_of(switches.begin(), switches.end(),
+                               [&](topo::DeviceId d) { return claimed[d]; });
+      if (!free)
+        continue;
+      std::vector<topo::DeviceId> block = switches;
+      int count = 0;
+      for (int b : members) {
+        merged[size_t(b)] = true;
+        block.insert(block.end(), blocks[size_t(b)].begin(),
+                     blocks[size_t(b)].end());
+        count += nodesIn[size_t(b)];
+      }
+      std::string name;
+      for (size_t i = 0; i < switches.size() && i < 3; ++i) {
+        claimed[size_t(switches[i])] = true;
+        name += (i ? (i + 1 == switches.size() ? " and " : ", ") : "") +
+                topology.device(switches[i]).name;
+      }
+      for (topo::DeviceId d : switches)
+        claimed[size_t(d)] = true;
+      if (switches.size() > 3)
+        name += " and " + std::to_string(switches.size() - 3) + " more";
+      name += " with the " + std::to_string(count) + " node" +
+              (count == 1 ? "" : "s") + " under " +
+              (switches.size() == 1 ? "it" : "them");
+      next.push_back(std::move(block));
+      nextNodes.push_back(count);
+      names.push_back(name);
+    }
+    if (next.empty())
+      break;
+    for (size_t b = 0; b < blocks.size(); ++b)
+      if (!merged[b]) {
+        next.push_back(blocks[b]);
+        nextNodes.push_back(nodesIn[b]);
+        names.push_back(nodesIn[b] == 1
+                            ? topology.device(blocks[b].front()).name
+                            : "a group of " + std::to_string(nodesIn[b]) +
+                                  " nodes");
+      }
+    blocks = std::move(next);
+    nodesIn = std::move(nextNodes);
+    std::fill(blockOf.begin(), blockOf.end(), -1);
+    for (size_t b = 0; b < blocks.size(); ++b)
+      for (topo::DeviceId d : blocks[b])
+        blockOf[size_t(d)] = int(b);
+    if (blocks.size() < 2)
+      break;
+    Family family{"per-switch-group egress",
+                  "per-switch-group ingress",
+                  "switch group",
+                  {},
+                  {}};
+    for (size_t b = 0; b < blocks.size(); ++b) {
+      family.sets.emplace_back(devices, false);
+      for (topo::DeviceId d : blocks[b])
+        family.sets.back()[size_t(d)] = true;
+      family.names.push_back(names[b]);
+    }
+    levels.push_back(std::move(family));
+  }
+  return levels;
 }
 
 std::string checkSpec(const CollectiveSpec &spec,
@@ -230,6 +339,21 @@ LowerBound lowerBound(const CollectiveSpec &spec,
         nodes.sets[size_t(slot[size_t(node)])][d] = true;
     }
     addFamily(spec, topology, nodes, bound.terms);
+    // Nodes behind one switch (a fat tree's leaf): its uplinks may carry
+    // less than its nodes' NICs. Only the blocks holding group ranks are
+    // parties (they partition the group's GPUs).
+    for (Family &level : switchGroupLevels(topology)) {
+      Family parties{level.outName, level.inName, level.party, {}, {}};
+      for (size_t b = 0; b < level.sets.size(); ++b)
+        if (std::any_of(spec.gpus.begin(), spec.gpus.end(), [&](int gpu) {
+              return level.sets[b][size_t(topology.gpu(gpu))];
+            })) {
+          parties.sets.push_back(std::move(level.sets[b]));
+          parties.names.push_back(level.names[b]);
+        }
+      if (parties.sets.size() > 1)
+        addFamily(spec, topology, parties, bound.terms);
+    }
   }
   std::stable_sort(bound.terms.begin(), bound.terms.end(),
                    [](const BoundTerm &a, const BoundTerm &b) {

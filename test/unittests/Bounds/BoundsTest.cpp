@@ -21,9 +21,9 @@ namespace {
 constexpr double kGiB = 1073741824.0;
 constexpr double kGpuOut = 514e9, kNodeOut = 400e9;
 
-std::unique_ptr<topo::Topology> load(const std::string &name) {
-  topo::LoadResult result = topo::loadTopologyFile(
-      std::string(COLLC_TOPOLOGIES_DIR) + "/" + name + ".json");
+std::unique_ptr<topo::Topology>
+load(const std::string &name, const std::string &dir = COLLC_TOPOLOGIES_DIR) {
+  topo::LoadResult result = topo::loadTopologyFile(dir + "/" + name + ".json");
   EXPECT_EQ(result.error, "");
   return std::move(result.topology);
 }
@@ -239,6 +239,54 @@ TEST(SingleNode, OneRank) {
   LowerBound b = lowerBound(Collective::AllReduce, kGiB, *topology, {3});
   ASSERT_EQ(b.error, "");
   EXPECT_EQ(b.seconds, 0);
+}
+
+/// 16 DGX H100 nodes, 4 under each leaf switch, leaves 2:1 oversubscribed:
+/// a leaf's 32 NIC ports (1600 GB/s) have 16 uplinks (800 GB/s). The
+/// nodes under a leaf are a cut of their own; a rail network (dgx8x8) has
+/// no such group.
+TEST(SwitchGroups, AFatTreeLeafIsACut) {
+  auto topology = load("dgx16-fat-tree-2to1", COLLC_TEST_TOPOLOGIES_DIR);
+  ASSERT_TRUE(topology);
+  CollectiveSpec spec;
+  spec.collective = Collective::AllToAll;
+  spec.gpus = firstRanks(128);
+  spec.bytes = kGiB;
+  LowerBound b = lowerBound(spec, *topology);
+  ASSERT_EQ(b.error, "");
+  // 32 ranks under a leaf send 96/128 of their M out: 24 M over 800 GB/s,
+  // where a node's 8 ranks send 8*120/128 M = 7.5 M over 400 GB/s.
+  expectRelative(b.bandwidthSeconds, 24 * kGiB / 800e9);
+  EXPECT_EQ(b.bandwidth.name, "per-switch-group egress");
+  EXPECT_EQ(b.bandwidth.reason,
+            "per-switch-group egress: 32*(128-32)/128 * M = 25.8 GB over "
+            "800 GB/s (M = 1.07 GB; leaf0 with the 4 nodes under it)");
+  // all_gather: a node must take in 120 M over 400 GB/s; a leaf 96 M over
+  // 800 GB/s is less.
+  spec.collective = Collective::AllGather;
+  b = lowerBound(spec, *topology);
+  expectRelative(b.bandwidthSeconds, 120 * kGiB / 400e9);
+  EXPECT_EQ(b.bandwidth.name, "per-node ingress");
+  bool leafTerm = false;
+  for (const BoundTerm &t : b.terms)
+    if (t.name == "per-switch-group ingress") {
+      leafTerm = true;
+      expectRelative(t.seconds, 96 * kGiB / 800e9);
+    }
+  EXPECT_TRUE(leafTerm);
+  // A group of the first two leaves only: two parties.
+  spec.collective = Collective::AllReduce;
+  spec.gpus = firstRanks(64);
+  b = lowerBound(spec, *topology);
+  for (const BoundTerm &t : b.terms)
+    if (t.name == "per-switch-group egress")
+      EXPECT_GE(t.seconds, kGiB / 800e9 * (1 - 1e-12)) << t.reason;
+  // dgx8x8's nodes all reach the same 8 rail switches: no switch group.
+  auto rails = load("dgx8x8");
+  ASSERT_TRUE(rails);
+  spec.gpus = firstRanks(64);
+  for (const BoundTerm &t : lowerBound(spec, *rails).terms)
+    EXPECT_EQ(t.name.find("switch-group"), std::string::npos) << t.reason;
 }
 
 } // namespace
