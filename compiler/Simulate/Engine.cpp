@@ -57,7 +57,78 @@ Engine::Engine(const ProgramIndex &index, const Machine &machine,
       delivered_(index.connectionCount(), 0),
       received_(index.connectionCount(), 0),
       senderWaits_(index.connectionCount(), 0),
-      receiverWaits_(index.connectionCount(), 0) {}
+      receiverWaits_(index.connectionCount(), 0),
+      drains_(2 * index.streamCount()) {}
+
+void Engine::DrainHeap::set(uint32_t flow, double time) {
+  uint32_t at = position_[flow];
+  if (at == kAbsent) {
+    heap_.push_back({time, flow});
+    position_[flow] = uint32_t(heap_.size() - 1);
+    return siftUp(uint32_t(heap_.size() - 1));
+  }
+  double old = heap_[at].time;
+  heap_[at].time = time;
+  if (time < old)
+    siftUp(at);
+  else
+    siftDown(at);
+}
+
+void Engine::DrainHeap::remove(uint32_t flow) {
+  uint32_t at = position_[flow];
+  if (at == kAbsent)
+    return;
+  position_[flow] = kAbsent;
+  Entry last = heap_.back();
+  heap_.pop_back();
+  if (at == heap_.size())
+    return;
+  place(at, last);
+  siftUp(at);
+  siftDown(position_[last.flow]);
+}
+
+void Engine::DrainHeap::siftUp(uint32_t at) {
+  Entry entry = heap_[at];
+  while (at > 0) {
+    uint32_t parent = (at - 1) / 2;
+    if (!(entry < heap_[parent]))
+      break;
+    place(at, heap_[parent]);
+    at = parent;
+  }
+  place(at, entry);
+}
+
+void Engine::DrainHeap::siftDown(uint32_t at) {
+  Entry entry = heap_[at];
+  uint32_t size = uint32_t(heap_.size());
+  for (;;) {
+    uint32_t child = 2 * at + 1;
+    if (child >= size)
+      break;
+    if (child + 1 < size && heap_[child + 1] < heap_[child])
+      ++child;
+    if (!(heap_[child] < entry))
+      break;
+    place(at, heap_[child]);
+    at = child;
+  }
+  place(at, entry);
+}
+
+Engine::Event Engine::popEarliest() {
+  if (drains_.empty() ||
+      (!events_.empty() && Later()(drains_.top(), events_.top()))) {
+    Event event = events_.top();
+    events_.pop();
+    return event;
+  }
+  Event event = drains_.top();
+  drains_.pop();
+  return event;
+}
 
 void Engine::run() {
   for (uint32_t s = 0; s < streams_; ++s)
@@ -72,15 +143,20 @@ void Engine::run() {
     }
     updateRates(now);
     ++result_.batches;
-    if (events_.empty())
+    if (events_.empty() && drains_.empty())
       break;
-    now = events_.top().time;
+    auto earliest = [&] {
+      double t = std::numeric_limits<double>::infinity();
+      if (!events_.empty())
+        t = events_.top().time;
+      if (!drains_.empty())
+        t = std::min(t, drains_.top().time);
+      return t;
+    };
+    now = earliest();
     double limit = now + kBatchTolerance * now;
-    while (!events_.empty() && events_.top().time <= limit) {
-      Event event = events_.top();
-      events_.pop();
-      handle(event, now);
-    }
+    while (earliest() <= limit)
+      handle(popEarliest(), now);
   }
   for (uint32_t s = 0; s < streams_; ++s) {
     if (pc_[s] < index_.length(s)) {
@@ -100,8 +176,6 @@ void Engine::handle(const Event &event, double now) {
     break;
   }
   uint32_t flow = event.id;
-  if (!network_.active(flow) || network_.version(flow) != event.version)
-    return; // its rate changed since; a later event stands
   network_.finish(flow);
   if (flow >= streams_)
     return partDone(flow - streams_, now);
@@ -258,7 +332,9 @@ void Engine::updateRates(double now) {
   for (uint32_t flow : network_.changedFlows()) {
     double drain = network_.drainTime(flow);
     if (drain < std::numeric_limits<double>::infinity())
-      push(drain, EventKind::Drained, flow, network_.version(flow));
+      drains_.set(flow, drain);
+    else
+      drains_.remove(flow);
   }
   if (!options_.recordLinkLoad)
     return;

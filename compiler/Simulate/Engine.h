@@ -53,7 +53,7 @@ public:
 private:
   enum class EventKind : uint8_t {
     FixedDone, ///< a stream's fixed cost has elapsed
-    Drained,   ///< a flow may have moved its last byte (if version matches)
+    Drained,   ///< a flow has moved its last byte (DrainHeap)
     Delivered, ///< a stream's sent data has crossed the route's latency
   };
   struct Event {
@@ -73,6 +73,40 @@ private:
   };
   /// (instruction, waiting stream), a min-heap on the instruction.
   using Waiter = std::pair<uint32_t, uint32_t>;
+  /// The flows' drain times, one entry per flow with a finite one: a
+  /// min-heap on (time, flow) whose entries move when a rate changes
+  /// (where a heap of events would pile up one stale event per change).
+  class DrainHeap {
+  public:
+    explicit DrainHeap(uint32_t flows) : position_(flows, kAbsent) {}
+    bool empty() const { return heap_.empty(); }
+    /// The earliest drain, as an event.
+    Event top() const {
+      return {heap_.front().time, heap_.front().flow, 0, EventKind::Drained};
+    }
+    void pop() { remove(heap_.front().flow); }
+    /// Sets (or moves) a flow's drain time.
+    void set(uint32_t flow, double time);
+    void remove(uint32_t flow);
+
+  private:
+    struct Entry {
+      double time;
+      uint32_t flow;
+      bool operator<(const Entry &o) const {
+        return time != o.time ? time < o.time : flow < o.flow;
+      }
+    };
+    static constexpr uint32_t kAbsent = ~0u;
+    void place(uint32_t at, Entry entry) {
+      heap_[at] = entry;
+      position_[entry.flow] = at;
+    }
+    void siftUp(uint32_t at);
+    void siftDown(uint32_t at);
+    std::vector<Entry> heap_;
+    std::vector<uint32_t> position_;
+  };
 
   void push(double time, EventKind kind, uint32_t id, uint32_t version = 0) {
     events_.push({time, id, version, kind});
@@ -111,7 +145,12 @@ private:
   std::vector<uint8_t> senderWaits_, receiverWaits_;
 
   std::vector<uint32_t> ready_;
+  /// Fixed costs and deliveries; drains are in drains_.
   std::priority_queue<Event, std::vector<Event>, Later> events_;
+  DrainHeap drains_;
+  /// Removes and returns the earliest event of events_ and drains_ (in
+  /// Later's order); both are not empty together.
+  Event popEarliest();
 };
 
 } // namespace collc::sim
