@@ -68,16 +68,12 @@ void printSynthesis(const CollcCompilation &compiled, llvm::raw_ostream &os) {
     if (!packing && !forests) {
       os << where << ": " << name << ": nothing synthesized ("
          << (!compiled.synthesizer ? "--synthesize=off"
-             : l.collective == Collective::Broadcast ||
-                     l.collective == Collective::Reduce ||
-                     l.collective == Collective::AllGather ||
-                     l.collective == Collective::ReduceScatter ||
-                     l.collective == Collective::AllReduce ||
-                     l.collective == Collective::AllToAll
+             : l.collective != Collective::SendRecv
                  ? "see the report's remark or warning"
-                 : "synthesis makes broadcast, reduce, all_gather, "
-                   "reduce_scatter and all_reduce trees and all_to_all "
-                   "flows only, yet")
+                 : "a send/recv is one transfer over the runtime's route; "
+                   "synthesis makes trees for broadcast, reduce, "
+                   "all_gather, reduce_scatter and all_reduce and flows "
+                   "for all_to_all(_v), scatter and gather")
          << ")\n";
       continue;
     }

@@ -18,6 +18,14 @@ namespace collc::synth {
 
 namespace {
 constexpr double kGB = 1e9;
+
+/// Whether the pair (s, d) moves a part: every pair of an all_to_all, the
+/// root's pairs of a scatter or gather.
+bool movesData(const AllToAllFlows &f, int32_t s, int32_t d) {
+  if (f.root < 0)
+    return true;
+  return f.collective == "gather" ? d == f.root : s == f.root;
+}
 } // namespace
 
 bool planAllToAll(const topo::Topology &topology, RouteMemo &routes,
@@ -293,20 +301,54 @@ bool planAllToAll(const topo::Topology &topology, RouteMemo &routes,
   return true;
 }
 
+bool planScatterGather(const topo::Topology &topology, RouteMemo &routes,
+                       const std::vector<topo::DeviceId> &gpus, int units,
+                       int32_t root, bool gather, AllToAllFlows *flows,
+                       std::string *error) {
+  const int32_t n = int32_t(gpus.size());
+  if (root < 0 || root >= n) {
+    *error = "root " + std::to_string(root) + " is outside the group of " +
+             std::to_string(n);
+    return false;
+  }
+  std::vector<int64_t> demand(size_t(n) * size_t(n), 0);
+  for (int32_t r = 0; r < n; ++r)
+    if (r != root)
+      demand[gather ? size_t(r) * size_t(n) + size_t(root)
+                    : size_t(root) * size_t(n) + size_t(r)] = 1;
+  if (!planAllToAll(topology, routes, gpus, units, demand, flows, error))
+    return false;
+  flows->root = root;
+  flows->collective = gather ? "gather" : "scatter";
+  flows->largest = 0; // every part the same: M/N
+  return true;
+}
+
 std::string describeFlows(const AllToAllFlows &f) {
   char line[512];
   int relayed = 0, total = 0;
-  for (const std::vector<FlowPath> &paths : f.paths)
-    for (const FlowPath &p : paths) {
+  for (size_t pair = 0; pair < f.paths.size(); ++pair) {
+    int32_t s = int32_t(pair / size_t(f.ranks)),
+            d = int32_t(pair % size_t(f.ranks));
+    if (!movesData(f, s, d))
+      continue;
+    for (const FlowPath &p : f.paths[pair]) {
       total += p.units;
       if (p.relay >= 0)
         relayed += p.units;
     }
+  }
   std::snprintf(line, sizeof line,
-                "all_to_all flows: a part moves at %.2f GB/s on the most "
+                "%s flows%s: a part moves at %.2f GB/s on the most "
                 "loaded link (%s), %.2fx its direct routes' %.2f GB/s and "
                 "%.1f%% of the %.2f GB/s that any relays could reach; "
                 "%d of %d units relayed through a GPU\n",
+                f.collective.c_str(),
+                f.root < 0
+                    ? ""
+                    : (std::string(f.collective == "gather" ? " to" : " from") +
+                       " rank " + std::to_string(f.root))
+                          .c_str(),
                 f.partRate / 1e9, f.busiest.c_str(),
                 f.directPartRate > 0 ? f.partRate / f.directPartRate : 0,
                 f.directPartRate / 1e9,
@@ -317,7 +359,8 @@ std::string describeFlows(const AllToAllFlows &f) {
     for (int32_t d = 0; d < f.ranks; ++d) {
       const std::vector<FlowPath> &paths =
           f.paths[size_t(s) * size_t(f.ranks) + size_t(d)];
-      if (s == d || (paths.size() == 1 && paths[0].relay < 0))
+      if (s == d || (paths.size() == 1 && paths[0].relay < 0) ||
+          !movesData(f, s, d))
         continue;
       out += "  " + std::to_string(s) + "->" + std::to_string(d) + ":";
       for (const FlowPath &p : paths)
@@ -392,16 +435,21 @@ std::string allToAllScheduleText(const AllToAllFlows &f,
   };
   std::vector<Transfer> transfers;
   std::vector<int> scratch(size_t(n), 0); // units of scratch per rank
+  // scatter: the root's input holds a part per rank, an output is one
+  // part; gather the other way round.
+  const bool scatter = collective == "scatter", gather = collective == "gather";
   for (int32_t s = 0; s < n; ++s)
     for (int32_t d = 0; d < n; ++d) {
-      if (s == d)
+      if (s == d || !movesData(f, s, d))
         continue;
       int before = 0;
       for (const FlowPath &p : f.paths[size_t(s) * size_t(n) + size_t(d)]) {
         for (int q = 0; q < p.units; ++q) {
           int u = before + q;
-          std::string in = "input[" + expr({partOf(d), unitsOf(u)}) + "]";
-          std::string out = "output[" + expr({partOf(s), unitsOf(u)}) + "]";
+          std::string in =
+              "input[" + expr({gather ? "" : partOf(d), unitsOf(u)}) + "]";
+          std::string out =
+              "output[" + expr({scatter ? "" : partOf(s), unitsOf(u)}) + "]";
           if (p.relay < 0) {
             transfers.push_back({{q, 0, s, d, -1}, s, d, in, out});
             continue;
@@ -461,15 +509,21 @@ std::string allToAllScheduleText(const AllToAllFlows &f,
                     " collective = " + collective + " algorithm = \"" +
                     algorithm + "\" group_size = " + std::to_string(n) + "\n";
   out += "    attributes {collc.chunk_unit = " + std::to_string(U) +
-         " : i64, collc.volume = \"(n-1)/n M and the relayed units again\", "
-         "collc.steps = \"2\"}\n";
+         " : i64, collc.volume = \"(n-1)/n M" +
+         (f.root >= 0 ? std::string(gather ? " (to the root)" : " (root)")
+                      : std::string()) +
+         " and the relayed units again\", collc.steps = \"2\"}\n";
+  if (f.root >= 0)
+    out += "    root = " + std::to_string(f.root) + "\n";
   if (most > 0)
     out += "    scratch = " + expr({unitsOf(most)}) + "\n";
   out += "    description = \"synthesized: " + summary + "\" {\n";
   for (int32_t r = 0; r < n; ++r) {
-    bodies[size_t(r)][copyChannel] += "      sched.copy src = input[" +
-                                      expr({partOf(r)}) + "] dst = output[" +
-                                      expr({partOf(r)}) + "] count = k\n";
+    if (f.root < 0 || r == f.root)
+      bodies[size_t(r)][copyChannel] +=
+          "      sched.copy src = input[" + expr({gather ? "" : partOf(r)}) +
+          "] dst = output[" + expr({scatter ? "" : partOf(r)}) +
+          "] count = k\n";
     out += "  sched.rank " + std::to_string(r) + " {\n";
     for (const auto &[ch, text] : bodies[size_t(r)])
       out +=

@@ -55,6 +55,11 @@ struct AllToAllFlows {
   int64_t largest = 0;
   /// The links the optimum fills, by device names ("a -> b").
   std::string busiest;
+  /// scatter and gather (planScatterGather): the root, whose pairs with
+  /// the others are the only ones that move data; -1 for all_to_all(_v).
+  int32_t root = -1;
+  /// What moves: "all_to_all", "scatter" or "gather".
+  std::string collective = "all_to_all";
 };
 
 /// The most ranks an all_to_all is synthesized for: its schedule gives
@@ -74,6 +79,15 @@ bool planAllToAll(const topo::Topology &topology, RouteMemo &routes,
                   const std::vector<int64_t> &demand, AllToAllFlows *flows,
                   std::string *error);
 
+/// scatter (`gather` false) or gather from / to `root` as flows: the
+/// pairs (root, d) for scatter, (s, root) for gather, each a part of the
+/// root's buffer, direct or through one relay GPU, planned as an
+/// all_to_all_v whose only non-empty parts are those.
+bool planScatterGather(const topo::Topology &topology, RouteMemo &routes,
+                       const std::vector<topo::DeviceId> &gpus, int units,
+                       int32_t root, bool gather, AllToAllFlows *flows,
+                       std::string *error);
+
 /// The plan as text: the optimum against the direct routes', then every
 /// pair's relayed shares.
 std::string describeFlows(const AllToAllFlows &flows);
@@ -83,7 +97,9 @@ int allToAllChannels(int32_t ranks);
 
 /// The explicit sched.schedule of `flows`.
 /// `collective`: "all_to_all" or "all_to_all_v" (the same program; the
-/// parts' sizes follow the op's send counts).
+/// parts' sizes follow the op's send counts), or "scatter" / "gather" for
+/// planScatterGather's flows (only the root's pairs; the root's input,
+/// resp. output, holds a part per rank, the others' one part).
 std::string allToAllScheduleText(const AllToAllFlows &flows,
                                  const std::string &collective,
                                  const std::string &symbol,

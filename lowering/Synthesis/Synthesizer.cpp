@@ -230,8 +230,10 @@ Synthesizer::candidates(const lowering::LoweredCollective &l) {
   const bool forests = l.collective == Collective::AllGather ||
                        l.collective == Collective::ReduceScatter ||
                        l.collective == Collective::AllReduce;
+  const bool rootedFlows =
+      l.collective == Collective::Scatter || l.collective == Collective::Gather;
   const bool flows = l.collective == Collective::AllToAll ||
-                     l.collective == Collective::AllToAllV;
+                     l.collective == Collective::AllToAllV || rootedFlows;
   if (!trees && !forests && !flows)
     return {};
   const int32_t n = l.layout.size;
@@ -266,11 +268,18 @@ Synthesizer::candidates(const lowering::LoweredCollective &l) {
           if (!groupGpus(l, &gpus, &e.why))
             return;
           if (int32_t(gpus.size()) > kMaxAllToAllRanks) {
-            e.why = "all_to_all flows give every pair of ranks a channel, "
+            e.why = std::string(sched::collectiveName(l.collective)) +
+                    " flows give every pair of ranks a channel, "
                     "so at most " +
                     std::to_string(kMaxAllToAllRanks) + " ranks, not " +
                     std::to_string(gpus.size());
             e.remark = true;
+            return;
+          }
+          if (rootedFlows) {
+            e.ok = planScatterGather(
+                topology_, *routes_, gpus, kAllToAllUnits, std::get<2>(key),
+                l.collective == Collective::Gather, &e.flows, &e.why);
             return;
           }
           const std::vector<int64_t> &counts = std::get<3>(key);
@@ -502,21 +511,23 @@ double Synthesizer::routedBoundSeconds(const lowering::LoweredCollective &l,
     payload = bytes / l.layout.size;
     what = "trees to every rank, each part M/N";
   }
-  if ((l.collective == sched::Collective::AllToAll ||
-       l.collective == sched::Collective::AllToAllV) &&
-      m.flows && m.flows->boundPartRate > 0) {
+  const bool flows = l.collective == sched::Collective::AllToAll ||
+                     l.collective == sched::Collective::AllToAllV ||
+                     l.collective == sched::Collective::Scatter ||
+                     l.collective == sched::Collective::Gather;
+  if (flows && m.flows && m.flows->boundPartRate > 0) {
     rate = m.flows->boundPartRate;
-    // all_to_all_v: the rates move the largest part.
-    payload = m.flows->largest > 0
-                  ? double(m.flows->largest) * double(l.elementBytes)
-                  : bytes / l.layout.size;
+    // all_to_all_v: the rates move the largest part; gather: a rank's
+    // part is its whole input M (scatter's the root's M / N).
+    payload =
+        m.flows->largest > 0 ? double(m.flows->largest) * double(l.elementBytes)
+        : l.collective == sched::Collective::Gather ? bytes
+                                                    : bytes / l.layout.size;
   }
   if (l.collective == sched::Collective::AllReduce && (m.reduce || m.gather))
     return allReduceRoutedSeconds(l, bytes, why);
   if (rate <= 0)
     return 0;
-  const bool flows = l.collective == sched::Collective::AllToAll ||
-                     l.collective == sched::Collective::AllToAllV;
   double shown = payload >= 1e9 ? payload / 1e9 : payload / 1e6;
   const char *unit = payload >= 1e9 ? "GB" : "MB";
   if (flows)
@@ -526,7 +537,8 @@ double Synthesizer::routedBoundSeconds(const lowering::LoweredCollective &l,
                   "GB/s (a multi-commodity flow's optimum)",
                   l.collective == sched::Collective::AllToAllV
                       ? "the largest part"
-                      : "each part M/N",
+                  : l.collective == sched::Collective::Gather ? "each part M"
+                                                              : "each part M/N",
                   shown, unit, rate / 1e9);
   else
     std::snprintf(text, sizeof text,

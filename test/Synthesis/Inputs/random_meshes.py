@@ -7,9 +7,9 @@ the only way between non-neighbours). collc must synthesize each of the
 COLLECTIVES (default broadcast,reduce), verify them, choose them with
 --synthesize=only and compute every element right on the CPU executor.
 all_gather, reduce_scatter and all_reduce need a channel per root, so they
-are tried on meshes of at most 31 GPUs; all_to_all (a channel per pair) on
-at most 16. Prints one line per case and a
-summary; exit 1 on the first failure, with collc's output.
+are tried on meshes of at most 31 GPUs; all_to_all, scatter and gather (a
+channel per pair) on at most 16. Prints one line per case and a summary;
+exit 1 on the first failure, with collc's output.
 
 usage: random_meshes.py COLLC OUTDIR [CASES [COLLECTIVES]]
 """
@@ -59,12 +59,13 @@ for seed in range(cases):
     for collective in collectives:
         if collective not in ("broadcast", "reduce") and n > 31:
             continue
-        if collective == "all_to_all" and n > 16:
+        if collective in ("all_to_all", "scatter", "gather") and n > 16:
             continue
-        # reduce_scatter's and all_to_all's inputs are n equal parts of whole
-        # elements.
+        # reduce_scatter's, all_to_all's and scatter's inputs are n equal
+        # parts of whole elements.
         size = ("%dB" % (n * 16384)
-                if collective in ("reduce_scatter", "all_to_all") else "64KiB")
+                if collective in ("reduce_scatter", "all_to_all", "scatter")
+                else "64KiB")
         cmd = [collc, "--collective", collective, "--bytes", size,
                "--topo", path, "--synthesize=only", "--run"]
         tried += 1
