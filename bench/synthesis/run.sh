@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Prints bench/synthesis's table: collc's choice with synthesized schedules
 # (--synthesize=on) against the library alone (--synthesize=off) for
-# broadcast and reduce at 256 MiB and 1 GiB per rank on the bundled
+# every collective at 256 MiB and 1 GiB per rank on the bundled
 # topologies and test/Synthesis's. Results in RESULTS.md here, which
 #   python3 bench/record.py synthesis --markdown "bash bench/synthesis/run.sh"
 # rewrites in the template of bench/README.md.

@@ -29,7 +29,7 @@ parser.add_argument("--topologies", default=",".join([
     os.path.join(root, "test/Synthesis/Inputs/asymmetric-mesh6.json"),
     os.path.join(root, "test/Synthesis/Inputs/dgx16-fat-tree-2to1.json")]))
 parser.add_argument("--collectives", default="broadcast,reduce,all_gather,"
-                    "reduce_scatter,all_reduce,all_to_all")
+                    "reduce_scatter,all_reduce,all_to_all,scatter,gather")
 parser.add_argument("--sizes", default="256MiB,1GiB")
 args = parser.parse_args()
 
@@ -52,8 +52,8 @@ def report(topology, collective, size, synthesize):
            topology, "--synthesize=" + synthesize]
     start = time.time()
     p = subprocess.run(cmd, capture_output=True, text=True, cwd=root)
-    # reduce_scatter's and all_to_all's parts must be whole elements: the
-    # size rounded down to the multiple collc names.
+    # reduce_scatter's, all_to_all's and scatter's parts must be whole
+    # elements: the size rounded down to the multiple collc names.
     m = re.search(r"is not a multiple of (\d+) B", p.stderr)
     if p.returncode != 0 and m:
         cmd[4] = fitted(size, int(m.group(1)))
@@ -98,6 +98,7 @@ print("\neff = bound / time, both columns against the same bound: the "
       "synthesis proved one, its optimum over the runtime's routes (tight "
       "bound: which; docs/bounds.md); speedup = the "
       "library's best time / collc's; compile s = wall time of the whole "
-      "collc run with synthesis. reduce_scatter's and all_to_all's sizes are "
+      "collc run with synthesis. reduce_scatter's, all_to_all's and "
+      "scatter's sizes are "
       "rounded down to a multiple of the group's parts where they are not "
       "one.")

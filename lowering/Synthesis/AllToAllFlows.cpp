@@ -34,10 +34,24 @@ bool planAllToAll(const topo::Topology &topology, RouteMemo &routes,
                   std::string *error) {
   *flows = AllToAllFlows();
   const int32_t n = int32_t(gpus.size());
-  if (n < 2 || n > kMaxAllToAllRanks) {
+  // Demand in one row or one column (a scatter or gather) shares channels
+  // above 16 ranks; a full matrix needs a channel per pair.
+  std::vector<bool> sends(size_t(n), false), receives(size_t(n), false);
+  if (demand.size() == size_t(n) * size_t(n))
+    for (int32_t s = 0; s < n; ++s)
+      for (int32_t d = 0; d < n; ++d)
+        if (demand[size_t(s) * size_t(n) + size_t(d)] > 0) {
+          sends[size_t(s)] = true;
+          receives[size_t(d)] = true;
+        }
+  const int senders = int(std::count(sends.begin(), sends.end(), true));
+  const int receivers = int(std::count(receives.begin(), receives.end(), true));
+  const bool rooted = !demand.empty() && (senders <= 1 || receivers <= 1);
+  const int32_t most = rooted ? kMaxRootedFlowRanks : kMaxAllToAllRanks;
+  if (n < 2 || n > most) {
     *error = "all_to_all flows are planned for groups of 2 to " +
-             std::to_string(kMaxAllToAllRanks) + " ranks, not " +
-             std::to_string(n) + " (a channel per pair of ranks)";
+             std::to_string(most) + " ranks, not " + std::to_string(n) +
+             (rooted ? "" : " (a channel per pair of ranks)");
     return false;
   }
   if (!checkGroup(topology, gpus, error))
@@ -165,7 +179,10 @@ bool planAllToAll(const topo::Topology &topology, RouteMemo &routes,
   // The bound over any relays: a multi-commodity flow per source over the
   // GPU pairs (each pair's route loading its links), minimizing the most
   // loaded link. Every all_to_all schedule over these routes is one.
-  {
+  // (Sources with demand x n^2 columns: skipped above 40 thousand, e.g. a
+  // gather of more than 16 ranks, whose LP took minutes at 64 ranks; the
+  // report then has the cuts only.)
+  if (size_t(senders) * size_t(n) * size_t(n) <= 40000) {
     ClpSimplex mcf;
     mcf.setLogLevel(0);
     const int conservation = n * n; // [source * n + node]
@@ -191,7 +208,7 @@ bool planAllToAll(const topo::Topology &topology, RouteMemo &routes,
     for (int32_t src = 0; src < n; ++src)
       for (int32_t u = 0; u < n; ++u)
         for (int32_t v = 0; v < n; ++v) {
-          if (u == v || v == src)
+          if (u == v || v == src || (!demand.empty() && !sends[size_t(src)]))
             continue;
           std::map<int, double> load;
           for (int row : hop[size_t(u) * size_t(n) + size_t(v)])
@@ -338,11 +355,20 @@ std::string describeFlows(const AllToAllFlows &f) {
         relayed += p.units;
     }
   }
+  char reach[160];
+  if (f.boundPartRate > 0)
+    std::snprintf(reach, sizeof reach,
+                  "%.1f%% of the %.2f GB/s that any relays could reach",
+                  100 * f.partRate / f.boundPartRate, f.boundPartRate / 1e9);
+  else
+    std::snprintf(reach, sizeof reach,
+                  "what any relays could reach not computed (a "
+                  "multi-commodity flow of %d sources over %d ranks)",
+                  f.collective == "gather" ? f.ranks - 1 : f.ranks, f.ranks);
   std::snprintf(line, sizeof line,
                 "%s flows%s: a part moves at %.2f GB/s on the most "
                 "loaded link (%s), %.2fx its direct routes' %.2f GB/s and "
-                "%.1f%% of the %.2f GB/s that any relays could reach; "
-                "%d of %d units relayed through a GPU\n",
+                "%s; %d of %d units relayed through a GPU\n",
                 f.collective.c_str(),
                 f.root < 0
                     ? ""
@@ -351,9 +377,7 @@ std::string describeFlows(const AllToAllFlows &f) {
                           .c_str(),
                 f.partRate / 1e9, f.busiest.c_str(),
                 f.directPartRate > 0 ? f.partRate / f.directPartRate : 0,
-                f.directPartRate / 1e9,
-                f.boundPartRate > 0 ? 100 * f.partRate / f.boundPartRate : 0,
-                f.boundPartRate / 1e9, relayed, total);
+                f.directPartRate / 1e9, reach, relayed, total);
   std::string out = line;
   for (int32_t s = 0; s < f.ranks; ++s)
     for (int32_t d = 0; d < f.ranks; ++d) {
@@ -400,7 +424,10 @@ std::string expr(const std::vector<std::string> &terms) {
 
 } // namespace
 
-int allToAllChannels(int32_t ranks) { return 2 * colours(ranks) + 1; }
+int allToAllChannels(int32_t ranks) {
+  return sharedFlowChannels(ranks) ? kSharedFlowChannels + 1
+                                   : 2 * colours(ranks) + 1;
+}
 
 std::string allToAllScheduleText(const AllToAllFlows &f,
                                  const std::string &collective,
@@ -409,9 +436,13 @@ std::string allToAllScheduleText(const AllToAllFlows &f,
   const int32_t n = f.ranks;
   const int U = f.units;
   const int m = colours(n);
-  const int copyChannel = 2 * m;
-  // A connection's channel: its pair's colour, the other direction offset.
+  const bool shared = sharedFlowChannels(n);
+  const int copyChannel = shared ? kSharedFlowChannels : 2 * m;
+  // A connection's channel: its pair's colour, the other direction offset;
+  // above 16 ranks (scatter and gather) shared, (a + b) mod 24.
   auto channel = [&](int32_t from, int32_t to) {
+    if (shared)
+      return (from + to) % kSharedFlowChannels;
     return pairColour(n, from, to) + (from < to ? 0 : m);
   };
   const std::string unit =
@@ -464,40 +495,48 @@ std::string allToAllScheduleText(const AllToAllFlows &f,
         before += p.units;
       }
     }
-  // Per connection, in key order: positions on both ends' channel.
-  std::map<std::pair<int32_t, int32_t>, std::vector<int>> connections;
-  for (size_t t = 0; t < transfers.size(); ++t)
-    connections[{transfers[t].from, transfers[t].to}].push_back(int(t));
-  for (auto &[pairKey, list] : connections) {
-    std::stable_sort(list.begin(), list.end(), [&](int a, int b) {
-      return transfers[size_t(a)].key < transfers[size_t(b)].key;
+  // Every stream (rank, channel) in key order: its sends and receives
+  // (one connection each below 17 ranks, where the order is the
+  // connection's). The smallest unfinished transfer then heads both of its
+  // streams, so the schedule cannot deadlock.
+  std::map<std::pair<int32_t, int>, std::vector<std::pair<int, bool>>> streams;
+  for (size_t t = 0; t < transfers.size(); ++t) {
+    const Transfer &x = transfers[t];
+    int ch = channel(x.from, x.to);
+    streams[{x.from, ch}].push_back({int(t), true});
+    streams[{x.to, ch}].push_back({int(t), false});
+  }
+  for (auto &[where, list] : streams) {
+    std::stable_sort(list.begin(), list.end(), [&](auto a, auto b) {
+      return transfers[size_t(a.first)].key < transfers[size_t(b.first)].key;
     });
-    for (size_t i = 0; i < list.size(); ++i) {
-      transfers[size_t(list[i])].sendIndex = int(i);
-      transfers[size_t(list[i])].recvIndex = int(i);
-    }
+    for (size_t i = 0; i < list.size(); ++i)
+      (list[i].second ? transfers[size_t(list[i].first)].sendIndex
+                      : transfers[size_t(list[i].first)].recvIndex) = int(i);
   }
   const std::string count =
       U == 1 ? "k" : "\"k floordiv " + std::to_string(U) + "\"";
   std::vector<std::map<int, std::string>> bodies(static_cast<size_t>(n));
-  for (auto &[pairKey, list] : connections) {
-    auto [from, to] = pairKey;
-    int ch = channel(from, to);
-    std::string &sends = bodies[size_t(from)][ch];
-    std::string &recvs = bodies[size_t(to)][ch];
-    for (int t : list) {
+  for (auto &[where, list] : streams) {
+    auto [rank, ch] = where;
+    std::string &text = bodies[size_t(rank)][ch];
+    for (auto [t, sends] : list) {
       const Transfer &x = transfers[size_t(t)];
+      if (!sends) {
+        text += "      sched.recv from " + std::to_string(x.from) +
+                " dst = " + x.dst + " count = " + count + "\n";
+        continue;
+      }
       std::string after;
       if (x.dependsOn >= 0) {
         const Transfer &first = transfers[size_t(x.dependsOn)];
-        after = " after = [(channel " +
-                std::to_string(channel(first.from, first.to)) + ", index " +
-                std::to_string(first.recvIndex) + ")]";
+        int firstChannel = channel(first.from, first.to);
+        if (firstChannel != ch) // (else the stream's order holds it)
+          after = " after = [(channel " + std::to_string(firstChannel) +
+                  ", index " + std::to_string(first.recvIndex) + ")]";
       }
-      sends += "      sched.send to " + std::to_string(to) + " src = " + x.src +
-               " count = " + count + after + "\n";
-      recvs += "      sched.recv from " + std::to_string(from) +
-               " dst = " + x.dst + " count = " + count + "\n";
+      text += "      sched.send to " + std::to_string(x.to) +
+              " src = " + x.src + " count = " + count + after + "\n";
     }
   }
   int most = 0;

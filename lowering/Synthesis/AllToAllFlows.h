@@ -66,6 +66,12 @@ struct AllToAllFlows {
 /// every ordered pair a channel of its own at both ends, 2 (n - 1) of them
 /// for an even n (2 n for an odd one), plus the own part's copy, within 32.
 constexpr int32_t kMaxAllToAllRanks = 16;
+/// scatter and gather move only the root's parts: above 16 ranks their
+/// connections share kSharedFlowChannels channels (connection (a, b) on
+/// channel (a + b) mod kSharedFlowChannels, every stream in the global
+/// order of its transfers), up to this many ranks.
+constexpr int32_t kMaxRootedFlowRanks = 128;
+constexpr int kSharedFlowChannels = 24;
 
 /// Plans the flows over `gpus` (group rank -> GPU of `topology`) with the
 /// routes of `routes`, shares rounded to `units` per part. False with
@@ -94,6 +100,10 @@ std::string describeFlows(const AllToAllFlows &flows);
 
 /// The channels a rank of the schedule uses.
 int allToAllChannels(int32_t ranks);
+/// Whether a schedule of `ranks` shares channels between connections.
+inline bool sharedFlowChannels(int32_t ranks) {
+  return ranks > kMaxAllToAllRanks;
+}
 
 /// The explicit sched.schedule of `flows`.
 /// `collective`: "all_to_all" or "all_to_all_v" (the same program; the

@@ -267,7 +267,15 @@ Synthesizer::candidates(const lowering::LoweredCollective &l) {
           std::vector<topo::DeviceId> gpus;
           if (!groupGpus(l, &gpus, &e.why))
             return;
-          if (int32_t(gpus.size()) > kMaxAllToAllRanks) {
+          if (rootedFlows && int32_t(gpus.size()) > kMaxRootedFlowRanks) {
+            e.why = std::string(sched::collectiveName(l.collective)) +
+                    " flows are planned for at most " +
+                    std::to_string(kMaxRootedFlowRanks) + " ranks, not " +
+                    std::to_string(gpus.size());
+            e.remark = true;
+            return;
+          }
+          if (!rootedFlows && int32_t(gpus.size()) > kMaxAllToAllRanks) {
             e.why = std::string(sched::collectiveName(l.collective)) +
                     " flows give every pair of ranks a channel, "
                     "so at most " +
