@@ -26,6 +26,39 @@ bool movesData(const AllToAllFlows &f, int32_t s, int32_t d) {
     return true;
   return f.collective == "gather" ? d == f.root : s == f.root;
 }
+
+/// A pair's paths with their shares (any positive scale) rounded to
+/// `units` (largest remainder), those with no unit dropped, by relay.
+std::vector<FlowPath> roundShares(std::vector<FlowPath> mine, int units) {
+  double sum = 0;
+  for (const FlowPath &p : mine)
+    sum += p.share;
+  int left = units;
+  std::vector<double> remainder(mine.size());
+  for (size_t i = 0; i < mine.size(); ++i) {
+    mine[i].share /= sum;
+    double want = mine[i].share * units;
+    mine[i].units = std::min(left, int(std::floor(want)));
+    left -= mine[i].units;
+    remainder[i] = want - mine[i].units;
+  }
+  std::vector<size_t> order(mine.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    return remainder[a] > remainder[b];
+  });
+  for (size_t i = 0; left > 0 && !mine.empty();
+       i = (i + 1) % mine.size(), --left)
+    ++mine[order[i]].units;
+  std::vector<FlowPath> kept;
+  for (const FlowPath &p : mine)
+    if (p.units > 0)
+      kept.push_back(p);
+  std::stable_sort(
+      kept.begin(), kept.end(),
+      [](const FlowPath &a, const FlowPath &b) { return a.relay < b.relay; });
+  return kept;
+}
 } // namespace
 
 bool planAllToAll(const topo::Topology &topology, RouteMemo &routes,
@@ -286,36 +319,19 @@ bool planAllToAll(const topo::Topology &topology, RouteMemo &routes,
         if (f > 1e-9)
           mine.push_back({columns[c].relay, f, 0});
       }
-      double sum = 0;
-      for (const FlowPath &p : mine)
-        sum += p.share;
-      int left = flows->units;
-      std::vector<double> remainder(mine.size());
-      for (size_t i = 0; i < mine.size(); ++i) {
-        mine[i].share /= sum;
-        double want = mine[i].share * flows->units;
-        mine[i].units = std::min(left, int(std::floor(want)));
-        left -= mine[i].units;
-        remainder[i] = want - mine[i].units;
-      }
-      std::vector<size_t> order(mine.size());
-      std::iota(order.begin(), order.end(), 0);
-      std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-        return remainder[a] > remainder[b];
-      });
-      for (size_t i = 0; left > 0; i = (i + 1) % mine.size(), --left)
-        ++mine[order[i]].units;
-      std::vector<FlowPath> kept;
-      for (const FlowPath &p : mine)
-        if (p.units > 0)
-          kept.push_back(p);
-      std::stable_sort(kept.begin(), kept.end(),
-                       [](const FlowPath &a, const FlowPath &b) {
-                         return a.relay < b.relay;
-                       });
-      flows->paths[size_t(s) * size_t(n) + size_t(d)] = std::move(kept);
+      flows->paths[size_t(s) * size_t(n) + size_t(d)] =
+          roundShares(std::move(mine), flows->units);
     }
   return true;
+}
+
+AllToAllFlows coarser(const AllToAllFlows &flows, int units) {
+  AllToAllFlows out = flows;
+  out.units = std::max(1, units);
+  for (std::vector<FlowPath> &paths : out.paths)
+    if (!paths.empty())
+      paths = roundShares(paths, out.units);
+  return out;
 }
 
 bool planScatterGather(const topo::Topology &topology, RouteMemo &routes,

@@ -72,6 +72,8 @@ constexpr int32_t kMaxAllToAllRanks = 16;
 /// order of its transfers), up to this many ranks.
 constexpr int32_t kMaxRootedFlowRanks = 128;
 constexpr int kSharedFlowChannels = 24;
+/// Units a part of `synthesized_flows_coarse` is split into.
+constexpr int kCoarseFlowUnits = 2;
 
 /// Plans the flows over `gpus` (group rank -> GPU of `topology`) with the
 /// routes of `routes`, shares rounded to `units` per part. False with
@@ -93,6 +95,10 @@ bool planScatterGather(const topo::Topology &topology, RouteMemo &routes,
                        const std::vector<topo::DeviceId> &gpus, int units,
                        int32_t root, bool gather, AllToAllFlows *flows,
                        std::string *error);
+
+/// The same flows with every pair's shares rounded to `units` instead
+/// (fewer, larger messages; a relay forwards a larger piece at once).
+AllToAllFlows coarser(const AllToAllFlows &flows, int units);
 
 /// The plan as text: the optimum against the direct routes', then every
 /// pair's relayed shares.

@@ -307,6 +307,14 @@ Synthesizer::candidates(const lowering::LoweredCollective &l) {
     text =
         allToAllScheduleText(planned.flows, sched::collectiveName(l.collective),
                              symbol, "synthesized_flows");
+    // The same shares in 2 units a part: fewer, larger messages (what a
+    // message costs besides its bytes is paid 4x less often), a relay
+    // forwarding half a part at once; selection simulates both.
+    if (planned.flows.units > kCoarseFlowUnits)
+      text +=
+          allToAllScheduleText(coarser(planned.flows, kCoarseFlowUnits),
+                               sched::collectiveName(l.collective),
+                               symbol + "_coarse", "synthesized_flows_coarse");
   } else if (trees) {
     const PackingMemo::Entry &packed =
         entryOf(key, [&](PackingMemo::Entry &e) { pack(l, key, e); });
