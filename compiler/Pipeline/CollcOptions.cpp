@@ -194,9 +194,11 @@ CollcOptions::CollcOptions()
       synthesize(
           "synthesize",
           cl::desc("on: also choose among schedules derived from the "
-                   "topology (broadcast and reduce trees, docs/synthesis.md); "
-                   "off: the library alone; only: the synthesized ones alone "
-                   "where there are any"),
+                   "topology (trees for broadcast, reduce, all_gather, "
+                   "reduce_scatter and all_reduce; flows for all_to_all(_v), "
+                   "scatter and gather: docs/synthesis.md); off: the library "
+                   "alone; only: the synthesized ones alone where there are "
+                   "any"),
           cl::value_desc("on|off|only"), cl::init("on"), cl::cat(category)),
       synthesisTimeLimit(
           "synthesis-time-limit",
