@@ -160,14 +160,12 @@ std::vector<Family> switchGroupLevels(const topo::Topology &topology) {
                      blocks[size_t(b)].end());
         count += nodesIn[size_t(b)];
       }
-      std::string name;
-      for (size_t i = 0; i < switches.size() && i < 3; ++i) {
-        claimed[size_t(switches[i])] = true;
-        name += (i ? (i + 1 == switches.size() ? " and " : ", ") : "") +
-                topology.device(switches[i]).name;
-      }
       for (topo::DeviceId d : switches)
         claimed[size_t(d)] = true;
+      std::string name;
+      for (size_t i = 0; i < switches.size() && i < 3; ++i)
+        name += (i ? (i + 1 == switches.size() ? " and " : ", ") : "") +
+                topology.device(switches[i]).name;
       if (switches.size() > 3)
         name += " and " + std::to_string(switches.size() - 3) + " more";
       name += " with the " + std::to_string(count) + " node" +

@@ -59,7 +59,6 @@ private:
   struct Event {
     double time;
     uint32_t id; ///< stream, or flow slot
-    uint32_t version;
     EventKind kind;
   };
   struct Later {
@@ -82,7 +81,7 @@ private:
     bool empty() const { return heap_.empty(); }
     /// The earliest drain, as an event.
     Event top() const {
-      return {heap_.front().time, heap_.front().flow, 0, EventKind::Drained};
+      return {heap_.front().time, heap_.front().flow, EventKind::Drained};
     }
     void pop() { remove(heap_.front().flow); }
     /// Sets (or moves) a flow's drain time.
@@ -108,8 +107,8 @@ private:
     std::vector<uint32_t> position_;
   };
 
-  void push(double time, EventKind kind, uint32_t id, uint32_t version = 0) {
-    events_.push({time, id, version, kind});
+  void push(double time, EventKind kind, uint32_t id) {
+    events_.push({time, id, kind});
   }
   void handle(const Event &event, double now);
   void wake(uint32_t stream);

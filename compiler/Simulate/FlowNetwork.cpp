@@ -41,7 +41,6 @@ void FlowNetwork::start(uint32_t flow, const uint32_t *resources,
   f.rate = 0;
   f.remaining = bytes;
   f.since = now;
-  ++f.version;
 }
 
 void FlowNetwork::finish(uint32_t flow) {
@@ -61,7 +60,6 @@ void FlowNetwork::finish(uint32_t flow) {
   f.active = false;
   f.rate = 0;
   f.remaining = 0;
-  ++f.version;
 }
 
 double FlowNetwork::drainTime(uint32_t flow) const {
@@ -203,7 +201,6 @@ void FlowNetwork::update(double now) {
     f.remaining = std::max(0.0, f.remaining - f.rate * (now - f.since));
     f.since = now;
     f.rate = rate;
-    ++f.version;
     changedFlows_.push_back(id);
   }
   for (uint32_t id : componentResources_) {

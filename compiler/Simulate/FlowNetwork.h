@@ -48,8 +48,6 @@ public:
   /// When the flow will have moved all its bytes at its current rate;
   /// +infinity at rate 0.
   double drainTime(uint32_t flow) const;
-  /// Increases whenever the flow's rate or drain time changes.
-  uint32_t version(uint32_t flow) const { return flows_[flow].version; }
 
 private:
   struct Member {
@@ -60,7 +58,6 @@ private:
     double rate = 0;
     double remaining = 0; ///< bytes left at `since`
     double since = 0;
-    uint32_t version = 0;
     bool active = false;
     uint32_t mark = 0; ///< component search epoch
     std::vector<uint32_t> resources;

@@ -238,10 +238,12 @@ bool planAllToAll(const topo::Topology &topology, RouteMemo &routes,
     for (size_t i = 0; i < capacity.size(); ++i)
       minus[i] = -capacity[i];
     mcf.addColumn(links, all.data(), minus.data(), 0, COIN_DBL_MAX, 1.0);
-    for (int32_t src = 0; src < n; ++src)
+    for (int32_t src = 0; src < n; ++src) {
+      if (!demand.empty() && !sends[size_t(src)])
+        continue; // nothing to move: its rows stay empty
       for (int32_t u = 0; u < n; ++u)
         for (int32_t v = 0; v < n; ++v) {
-          if (u == v || v == src || (!demand.empty() && !sends[size_t(src)]))
+          if (u == v || v == src)
             continue;
           std::map<int, double> load;
           for (int row : hop[size_t(u) * size_t(n) + size_t(v)])
@@ -259,6 +261,7 @@ bool planAllToAll(const topo::Topology &topology, RouteMemo &routes,
           mcf.addColumn(int(rows.size()), rows.data(), values.data(), 0,
                         COIN_DBL_MAX, 0);
         }
+    }
     mcf.setOptimizationDirection(1);
     mcf.primal();
     if (mcf.isProvenOptimal() && mcf.objectiveValue() > 0)
@@ -484,7 +487,8 @@ std::string allToAllScheduleText(const AllToAllFlows &f,
   std::vector<int> scratch(size_t(n), 0); // units of scratch per rank
   // scatter: the root's input holds a part per rank, an output is one
   // part; gather the other way round.
-  const bool scatter = collective == "scatter", gather = collective == "gather";
+  const bool scatter = f.root >= 0 && f.collective == "scatter",
+             gather = f.root >= 0 && f.collective == "gather";
   for (int32_t s = 0; s < n; ++s)
     for (int32_t d = 0; d < n; ++d) {
       if (s == d || !movesData(f, s, d))

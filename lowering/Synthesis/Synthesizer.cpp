@@ -267,19 +267,16 @@ Synthesizer::candidates(const lowering::LoweredCollective &l) {
           std::vector<topo::DeviceId> gpus;
           if (!groupGpus(l, &gpus, &e.why))
             return;
-          if (rootedFlows && int32_t(gpus.size()) > kMaxRootedFlowRanks) {
+          // scatter's and gather's connections share channels; an
+          // all_to_all's pairs each need one.
+          const int32_t most =
+              rootedFlows ? kMaxRootedFlowRanks : kMaxAllToAllRanks;
+          if (int32_t(gpus.size()) > most) {
             e.why = std::string(sched::collectiveName(l.collective)) +
-                    " flows are planned for at most " +
-                    std::to_string(kMaxRootedFlowRanks) + " ranks, not " +
-                    std::to_string(gpus.size());
-            e.remark = true;
-            return;
-          }
-          if (!rootedFlows && int32_t(gpus.size()) > kMaxAllToAllRanks) {
-            e.why = std::string(sched::collectiveName(l.collective)) +
-                    " flows give every pair of ranks a channel, "
-                    "so at most " +
-                    std::to_string(kMaxAllToAllRanks) + " ranks, not " +
+                    (rootedFlows ? " flows are planned for at most "
+                                 : " flows give every pair of ranks a "
+                                   "channel, so at most ") +
+                    std::to_string(most) + " ranks, not " +
                     std::to_string(gpus.size());
             e.remark = true;
             return;
