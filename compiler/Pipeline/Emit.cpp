@@ -138,6 +138,10 @@ void printSynthesis(const CollcCompilation &compiled, llvm::raw_ostream &os) {
         os << "  synthesized_even_trees_overlapped, the same trees with the "
               "phases overlapped:\n"
            << synth::describeRounds(*evenOverlapped, partBytes);
+      if (const synth::RingPacking *rings = compiled.synthesizer->ringsFor(l))
+        os << "  synthesized_rings (and synthesized_rings_2, each ring "
+              "twice): "
+           << synth::describeRings(*rings) << "\n";
       continue;
     }
     os << synth::describePacking(*packing);

@@ -64,6 +64,10 @@ public:
   int shallower(std::vector<std::vector<int32_t>> &trees,
                 const std::vector<int32_t> &roots,
                 const std::vector<double> &rates, int mostEdges) const;
+  /// The rows the route of tree edge from -> to crosses (each once).
+  const std::vector<int> &rowsOf(int32_t from, int32_t to) const {
+    return arcs_[size_t(arcOf_[size_t(from) * size_t(n_) + size_t(to)])].rows;
+  }
   /// A tree's price under `price`.
   double priceOf(const std::vector<int32_t> &parent,
                  const std::vector<double> &price) const;

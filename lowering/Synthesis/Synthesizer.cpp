@@ -111,6 +111,15 @@ void Synthesizer::packForestOf(const lowering::LoweredCollective &l,
       even = std::move(again);
     entry.even.push_back(std::move(even));
   }
+  // Rings: the same for both directions (a ring's stream both receives
+  // and sends).
+  if (entry.ok) {
+    std::string why;
+    if (!packRings(topology_, *routes_, gpus,
+                   std::min(kMaxRings, int(maxChannels_) - 1), &entry.rings,
+                   &why))
+      entry.rings = RingPacking();
+  }
 }
 
 const PackingMemo::Entry &
@@ -372,7 +381,11 @@ Synthesizer::candidates(const lowering::LoweredCollective &l) {
       made.gather = &g.forest;
       made.gatherFitted = &g.fitted;
       made.gatherEven = &g.even;
+      made.rings = &g.rings;
     }
+    if (!made.rings)
+      made.rings =
+          &forestOf(Collective::ReduceScatter, TreeDirection::ToRoot).rings;
     // Two candidates: a channel per tree edge (the packing cut until they
     // fit), a channel per tree (the whole packing); selection simulates
     // both.
@@ -476,6 +489,48 @@ Synthesizer::candidates(const lowering::LoweredCollective &l) {
             summary + "; in rounds, the phases overlapped, channels shared");
       }
     }
+    // Rings: a stream per ring on every rank (all_gather's own part on one
+    // more).
+    if (made.rings && !made.rings->rings.empty() &&
+        made.rings->rings.size() +
+                (l.collective == Collective::AllGather ? 1 : 0) <=
+            maxChannels_) {
+      const ForestPacking *forest = made.gather ? made.gather : made.reduce;
+      const double perRoot = made.rings->rate / double(n - 1);
+      char share[160];
+      if (forest && forest->routedBound > 0)
+        std::snprintf(share, sizeof share,
+                      "%.2f GB/s per root, %.1f%% of the optimum over the "
+                      "runtime's routes (%.2f)",
+                      perRoot / 1e9, 100 * perRoot / forest->routedBound,
+                      forest->routedBound / 1e9);
+      else
+        std::snprintf(share, sizeof share, "%.2f GB/s per root", perRoot / 1e9);
+      const RingCollective kind = l.collective == Collective::AllGather
+                                      ? RingCollective::AllGather
+                                  : l.collective == Collective::ReduceScatter
+                                      ? RingCollective::ReduceScatter
+                                      : RingCollective::AllReduce;
+      text += ringScheduleText(
+          *made.rings, kind, symbol + "_rings", "synthesized_rings",
+          "rings: " + describeRings(*made.rings) + "; " + share);
+      // And every ring twice, each copy on a stream of its own with half
+      // its share: two streams on a link overlap one's fixed costs (a
+      // reduction between receive and send) with the other's transfer.
+      RingPacking doubled = *made.rings;
+      doubled.rings.clear();
+      for (const PackedRing &ring : made.rings->rings)
+        for (int copy = 0; copy < 2; ++copy)
+          doubled.rings.push_back({ring.order, ring.rate / 2});
+      if (doubled.rings.size() +
+              (l.collective == Collective::AllGather ? 1 : 0) <=
+          maxChannels_)
+        text += ringScheduleText(
+            doubled, kind, symbol + "_rings_2", "synthesized_rings_2",
+            "rings: " + describeRings(*made.rings) + ", each twice; " + share);
+    } else {
+      made.rings = nullptr;
+    }
   }
   mlir::FailureOr<std::vector<const lowering::Algorithm *>> added =
       library_.loadSource(text, "synthesized (tree packing, " +
@@ -488,6 +543,13 @@ Synthesizer::candidates(const lowering::LoweredCollective &l) {
   }
   made.algorithms = *added;
   return made.algorithms;
+}
+
+const RingPacking *
+Synthesizer::ringsFor(const lowering::LoweredCollective &l) const {
+  auto it = made_.find(keyOf(l));
+  return it == made_.end() || it->second.algorithms.empty() ? nullptr
+                                                            : it->second.rings;
 }
 
 bool Synthesizer::forestsFor(const lowering::LoweredCollective &l,

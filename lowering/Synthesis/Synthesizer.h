@@ -25,6 +25,7 @@
 #include "lowering/CollToSched/LowerCollectives.h"
 #include "lowering/Synthesis/AllToAllFlows.h"
 #include "lowering/Synthesis/ForestPacking.h"
+#include "lowering/Synthesis/RingPacking.h"
 #include "lowering/Synthesis/RoundSchedule.h"
 #include "lowering/Synthesis/TreePacking.h"
 
@@ -45,6 +46,10 @@ constexpr int32_t kMaxSynthesisRanks = 128;
 /// root, each written in rounds (synthesized_even_trees, _2) and with a
 /// channel per tree where they fit (synthesized_even_tree_channels, _2).
 constexpr int kEvenPerRoot[] = {1, 2};
+
+/// The most rings packed for all_gather, reduce_scatter and all_reduce
+/// (packRings), each a stream on every rank.
+constexpr int kMaxRings = 16;
 
 /// Units an all_to_all part is split into among its paths.
 constexpr int kAllToAllUnits = 8;
@@ -74,6 +79,8 @@ struct PackingMemo {
     /// Trees of equal rate, kEvenPerRoot[i] per root (packForestEven),
     /// where found.
     std::vector<ForestPacking> even;
+    /// Rings over the group (packRings; no rings where none was found).
+    RingPacking rings;
     /// all_to_all keys: the flows.
     AllToAllFlows flows;
   };
@@ -154,6 +161,9 @@ public:
                std::vector<const ForestPacking *> *gather,
                std::vector<const RoundSchedule *> *rounds,
                const RoundSchedule **overlapped = nullptr) const;
+  /// The rings written for an all_gather, reduce_scatter or all_reduce
+  /// (synthesized_rings), or null.
+  const RingPacking *ringsFor(const lowering::LoweredCollective &lowered) const;
   /// Whether `algorithm` is one this synthesizer made.
   bool made(const lowering::Algorithm *algorithm) const;
 
@@ -211,6 +221,8 @@ private:
     /// phases overlapped (synthesized_even_trees_overlapped), if written
     /// (ranks > 0).
     RoundSchedule evenOverlapped;
+    /// The rings written as synthesized_rings, if any.
+    const RingPacking *rings = nullptr;
     const AllToAllFlows *flows = nullptr;
     std::vector<LatencyTreeMade> latency;
     /// The round schedule written, if any (rounds.ranks > 0).

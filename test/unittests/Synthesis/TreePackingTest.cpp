@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 #include "lowering/Synthesis/TreePacking.h"
 #include "lowering/Synthesis/ForestPacking.h"
+#include "lowering/Synthesis/RingPacking.h"
 
 #include "compiler/Routing/RouteMemo.h"
 #include "compiler/Routing/Routes.h"
@@ -18,6 +19,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <fstream>
 
@@ -367,4 +369,66 @@ TEST(ForestPacking, MoreEqualRateTreesStartFromFewer) {
   EXPECT_EQ(two.trees.size(), 2 * one.trees.size());
   EXPECT_GE(two.rate, one.rate * (1 - 1e-9));
   expectFeasible(*t, two);
+}
+
+// maxMinRates: every ring's rate rises until a link it crosses is full.
+// Ring A crosses links 0 (10 GB/s) and 1 (40), ring B link 1 twice, ring C
+// link 2 (5): link 2 fills first (C = 5), then link 0 (A = 10, link 1 then
+// holds 10 + 2 x 10), then B alone on what link 1 has left (+10 / 2).
+TEST(RingPacking, MaxMinRates) {
+  std::vector<double> rates = maxMinRates(
+      {{{0, 1.0}, {1, 1.0}}, {{1, 2.0}}, {{2, 1.0}}}, {10.0, 40.0, 5.0});
+  ASSERT_EQ(rates.size(), 3u);
+  EXPECT_NEAR(rates[0], 10, 1e-9);
+  EXPECT_NEAR(rates[1], 15, 1e-9);
+  EXPECT_NEAR(rates[2], 5, 1e-9);
+}
+
+// Rings on a ring of 4 GPUs (both directions, 50 GB/s each: 100 GB/s out
+// of every GPU), the 4x4 torus and DGX-1 (six rings on its NVLink lanes at
+// 25 GB/s, one more over PCIe at 8: 158 GB/s, the optimum of the all-roots
+// tree packing over the runtime's routes, which rings, being trees, cannot
+// pass). Every ring visits every rank once.
+TEST(RingPacking, RingsOnRingsToriAndDgx1) {
+  struct Case {
+    std::unique_ptr<topo::Topology> topology;
+    double least;
+  };
+  std::vector<Case> cases;
+  cases.push_back({torus({4}), 100e9});
+  // Three of the torus's four links per GPU (its two Hamiltonian cycles,
+  // both ways, are not found: docs/synthesis.md).
+  cases.push_back({torus({4, 4}), 150e9});
+  cases.push_back({load(bundledJson("dgx1-v100")), 158e9});
+  for (const Case &c : cases) {
+    ASSERT_TRUE(c.topology);
+    const topo::Topology &t = *c.topology;
+    const int n = t.numGpus();
+    RouteMemo routes(t);
+    RingPacking rings;
+    std::string error;
+    ASSERT_TRUE(packRings(t, routes, allGpus(t), 16, &rings, &error)) << error;
+    std::printf("%s: %s\n", t.name().c_str(), describeRings(rings).c_str());
+    EXPECT_GE(rings.rate, c.least * (1 - 1e-9)) << t.name();
+    ForestPacking lp = packAll(t, TreeDirection::FromRoot, 4 * n);
+    ASSERT_GT(lp.routedBound, 0);
+    EXPECT_LE(rings.rate / (n - 1), lp.routedBound * (1 + 1e-6)) << t.name();
+    double sum = 0;
+    for (const PackedRing &ring : rings.rings) {
+      std::vector<int32_t> order = ring.order;
+      std::sort(order.begin(), order.end());
+      for (int r = 0; r < n; ++r)
+        EXPECT_EQ(order[size_t(r)], r) << t.name();
+      sum += ring.rate;
+    }
+    EXPECT_NEAR(sum, rings.rate, 1e-6 * rings.rate);
+  }
+  // DGX-1: at the optimum.
+  auto t = load(bundledJson("dgx1-v100"));
+  RouteMemo routes(*t);
+  RingPacking rings;
+  std::string error;
+  ASSERT_TRUE(packRings(*t, routes, allGpus(*t), 16, &rings, &error));
+  ForestPacking lp = packAll(*t, TreeDirection::FromRoot, 64);
+  EXPECT_NEAR(rings.rate / 7, lp.routedBound, 1e-3 * lp.routedBound);
 }
