@@ -395,59 +395,69 @@ std::string ringScheduleText(const RingPacking &packing,
         return quoted(p == 0 ? std::string("j")
                              : std::to_string(p) + " * " + part + " + j");
       };
+      // The ring's share of a part, units[c] x (k / G) chunks, moves in
+      // k / G pieces of units[c] chunks: selection's chunk counts pick how
+      // many pieces pipeline behind each other (1: the whole share in one
+      // message a step, as a ring needs no more to keep every link busy).
+      const std::string step =
+          units[c] > 1 ? " step " + std::to_string(units[c]) : "";
+      const std::string count =
+          units[c] > 1 ? " count = " + std::to_string(units[c]) : "";
       out += "    sched.channel " + std::to_string(c) + " {\n";
       if (collective == RingCollective::AllGather) {
         out += "      sched.for j = " + quoted(lo) + " to " + quoted(hi) +
-               " {\n";
-        out += "        sched.send to " + next + " src = input[j]\n";
+               step + " {\n";
+        out += "        sched.send to " + next + " src = input[j]" + count + "\n";
         for (int32_t s = 1; s < n - 1; ++s)
           out += "        sched.recv_copy_send from " + prev + " to " + next +
                  " dst = output[" + chunk(at(-s)) +
-                 "] step = " + std::to_string(s) + "\n";
+                 "]" + count + " step = " + std::to_string(s) + "\n";
         out += "        sched.recv from " + prev + " dst = output[" +
-               chunk(at(-(n - 1))) + "] step = " + std::to_string(n - 1) +
-               "\n";
+               chunk(at(-(n - 1))) + "]" + count +
+               " step = " + std::to_string(n - 1) + "\n";
         out += "      }\n";
       } else if (collective == RingCollective::ReduceScatter) {
         out += "      sched.for j = " + quoted(lo) + " to " + quoted(hi) +
-               " {\n";
+               step + " {\n";
         out += "        sched.send to " + next + " src = input[" +
-               chunk(at(-1)) + "]\n";
+               chunk(at(-1)) + "]" + count + "\n";
         for (int32_t s = 1; s < n - 1; ++s)
           out += "        sched.recv_reduce_send from " + prev + " to " + next +
                  " src = input[" + chunk(at(-1 - s)) +
-                 "] step = " + std::to_string(s) + "\n";
+                 "]" + count + " step = " + std::to_string(s) + "\n";
         out += "        sched.recv_reduce_copy from " + prev + " src = input[" +
-               chunk(r) + "] dst = output[j] step = " + std::to_string(n - 1) +
-               "\n";
+               chunk(r) + "] dst = output[j]" + count +
+               " step = " + std::to_string(n - 1) + "\n";
         out += "      }\n";
       } else {
         // Parts by position in this ring; `window` chunks at a time.
         auto pos = [&](int32_t offset) { return ((i + offset) % n + n) % n; };
-        const std::string w = std::to_string(kWindow);
+        const std::string w = std::to_string(kWindow * units[c]);
         out += "      sched.for w = " + quoted(lo) + " to " + quoted(hi) +
                " step " + w + " {\n";
         auto window = [&](const std::string &body) {
-          out += "        sched.for j = w to \"w + " + w + "\" {\n";
+          out += "        sched.for j = w to \"w + " + w + "\"" + step +
+                 " {\n";
           out += "          sched.if \"j < " + hi + "\" {\n";
           out += "            " + body + "\n";
           out += "          }\n        }\n";
         };
         window("sched.send to " + next + " src = input[" + chunk(pos(0)) +
-               "]");
+               "]" + count);
         for (int32_t s = 1; s < n - 1; ++s)
           window("sched.recv_reduce_send from " + prev + " to " + next +
-                 " src = input[" + chunk(pos(-s)) +
-                 "] step = " + std::to_string(s));
+                 " src = input[" + chunk(pos(-s)) + "]" + count +
+                 " step = " + std::to_string(s));
         window("sched.recv_reduce_copy_send from " + prev + " to " + next +
                " src = input[" + chunk(pos(1)) + "] dst = output[" +
-               chunk(pos(1)) + "] step = " + std::to_string(n - 1));
+               chunk(pos(1)) + "]" + count +
+               " step = " + std::to_string(n - 1));
         for (int32_t t = 1; t < n - 1; ++t)
           window("sched.recv_copy_send from " + prev + " to " + next +
-                 " dst = output[" + chunk(pos(1 - t)) +
-                 "] step = " + std::to_string(n - 1 + t));
+                 " dst = output[" + chunk(pos(1 - t)) + "]" + count +
+                 " step = " + std::to_string(n - 1 + t));
         window("sched.recv from " + prev + " dst = output[" + chunk(pos(2)) +
-               "] step = " + std::to_string(2 * n - 2));
+               "]" + count + " step = " + std::to_string(2 * n - 2));
         out += "      }\n";
       }
       out += "    }\n";
