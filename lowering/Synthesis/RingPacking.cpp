@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <functional>
 #include <limits>
 #include <map>
 #include <numeric>
@@ -97,8 +98,8 @@ public:
     const size_t n = order.size();
     for (size_t i = 0; i < n; ++i)
       take(order[i], order[(i + 1) % n], 1);
-    bool fits = std::all_of(slots_.begin(), slots_.end(),
-                            [](int s) { return s >= 0; });
+    bool fits =
+        std::all_of(slots_.begin(), slots_.end(), [](int s) { return s >= 0; });
     if (!fits)
       for (size_t i = 0; i < n; ++i)
         take(order[i], order[(i + 1) % n], -1);
@@ -142,8 +143,8 @@ private:
         if (w != v && (!used_[size_t(w)] || w == 0) && free(v, w))
           ++onward;
       take(last, v, -1);
-      next.push_back({v, onward, graph_.rowsOf(last, v).size(),
-                      unsigned(random_())});
+      next.push_back(
+          {v, onward, graph_.rowsOf(last, v).size(), unsigned(random_())});
     }
     std::sort(next.begin(), next.end(), [](const Next &a, const Next &b) {
       return std::tie(a.onward, a.links, a.tie) <
@@ -174,6 +175,128 @@ private:
   std::vector<int32_t> path_;
   std::vector<bool> used_;
 };
+
+/// Rings over direct links (a route of one link) with `slots` ring edges
+/// each: `most` permutations (every rank one successor, one predecessor)
+/// taken one after another as perfect matchings of the ranks to the ranks
+/// over the links with slots left, then merged into Hamiltonian cycles by
+/// swaps between two of them: where P has x -> x', y -> y' in different
+/// cycles and Q has x -> y', y -> x', exchanging the four arcs joins P's
+/// two cycles (and may split Q's); a swap is kept where the cycles in all
+/// do not grow (the swaps of a Hamiltonian decomposition, as on a torus,
+/// whose two cycles each way the depth-first search does not find).
+/// Returns the permutations that became single cycles, as orders.
+std::vector<std::vector<int32_t>> factorRings(const PackingGraph &graph,
+                                              const std::vector<int> &slots,
+                                              int most, std::mt19937 &random) {
+  const int32_t n = graph.ranks();
+  std::vector<int> arcs(size_t(n) * size_t(n), 0);
+  for (int32_t a = 0; a < n; ++a)
+    for (int32_t b = 0; b < n; ++b)
+      if (a != b && graph.rowsOf(a, b).size() == 1)
+        arcs[size_t(a) * size_t(n) + size_t(b)] =
+            slots[size_t(graph.rowsOf(a, b)[0])];
+  auto arc = [&](int32_t a, int32_t b) -> int & {
+    return arcs[size_t(a) * size_t(n) + size_t(b)];
+  };
+  // Perfect matchings (Kuhn's augmenting paths), each removed in turn.
+  std::vector<std::vector<int32_t>> perms;
+  for (int k = 0; k < most; ++k) {
+    std::vector<int32_t> succ(size_t(n), -1), pred(size_t(n), -1);
+    std::vector<int32_t> order = std::vector<int32_t>(size_t(n));
+    std::iota(order.begin(), order.end(), 0);
+    std::shuffle(order.begin(), order.end(), random);
+    std::vector<bool> seen;
+    std::function<bool(int32_t)> augment = [&](int32_t a) {
+      for (int32_t b : order) {
+        if (a == b || arc(a, b) < 1 || seen[size_t(b)])
+          continue;
+        seen[size_t(b)] = true;
+        if (pred[size_t(b)] < 0 || augment(pred[size_t(b)])) {
+          pred[size_t(b)] = a;
+          succ[size_t(a)] = b;
+          return true;
+        }
+      }
+      return false;
+    };
+    bool perfect = true;
+    for (int32_t a : order) {
+      seen.assign(size_t(n), false);
+      if (!augment(a)) {
+        perfect = false;
+        break;
+      }
+    }
+    if (!perfect)
+      break;
+    for (int32_t a = 0; a < n; ++a)
+      --arc(a, succ[size_t(a)]);
+    perms.push_back(succ);
+  }
+  // Cycle ids of a permutation and their count.
+  auto cycles = [&](const std::vector<int32_t> &succ, std::vector<int> *id) {
+    id->assign(size_t(n), -1);
+    int count = 0;
+    for (int32_t s = 0; s < n; ++s) {
+      if ((*id)[size_t(s)] >= 0)
+        continue;
+      for (int32_t v = s; (*id)[size_t(v)] < 0; v = succ[size_t(v)])
+        (*id)[size_t(v)] = count;
+      ++count;
+    }
+    return count;
+  };
+  const int m = int(perms.size());
+  std::vector<std::vector<int>> ids = std::vector<std::vector<int>>(size_t(m));
+  std::vector<int> count = std::vector<int>(size_t(m));
+  for (int k = 0; k < m; ++k)
+    count[size_t(k)] = cycles(perms[size_t(k)], &ids[size_t(k)]);
+  std::uniform_int_distribution<int32_t> rank(0, n - 1);
+  for (int step = 0; step < 400 * n * std::max(1, m); ++step) {
+    std::vector<int> open;
+    for (int k = 0; k < m; ++k)
+      if (count[size_t(k)] > 1)
+        open.push_back(k);
+    if (open.empty())
+      break;
+    const int p = open[size_t(random() % open.size())];
+    std::vector<int32_t> &P = perms[size_t(p)];
+    const int32_t x = rank(random), y = rank(random);
+    if (ids[size_t(p)][size_t(x)] == ids[size_t(p)][size_t(y)])
+      continue;
+    const int32_t xs = P[size_t(x)], ys = P[size_t(y)];
+    for (int q = 0; q < m; ++q) {
+      std::vector<int32_t> &Q = perms[size_t(q)];
+      if (q == p || Q[size_t(x)] != ys || Q[size_t(y)] != xs)
+        continue;
+      std::swap(P[size_t(x)], P[size_t(y)]);
+      std::swap(Q[size_t(x)], Q[size_t(y)]);
+      std::vector<int> pid, qid;
+      int pc = cycles(P, &pid), qc = cycles(Q, &qid);
+      if (pc + qc <= count[size_t(p)] + count[size_t(q)]) {
+        ids[size_t(p)] = pid;
+        ids[size_t(q)] = qid;
+        count[size_t(p)] = pc;
+        count[size_t(q)] = qc;
+      } else {
+        std::swap(P[size_t(x)], P[size_t(y)]);
+        std::swap(Q[size_t(x)], Q[size_t(y)]);
+      }
+      break;
+    }
+  }
+  std::vector<std::vector<int32_t>> rings;
+  for (int k = 0; k < m; ++k)
+    if (count[size_t(k)] == 1) {
+      std::vector<int32_t> order{0};
+      for (int32_t v = perms[size_t(k)][0]; v != 0;
+           v = perms[size_t(k)][size_t(v)])
+        order.push_back(v);
+      rings.push_back(order);
+    }
+  return rings;
+}
 
 } // namespace
 
@@ -221,18 +344,21 @@ bool packRings(const topo::Topology &topology, RouteMemo &routes,
     double bestAdded = 0;
     std::vector<std::vector<int32_t>> bestLevel;
     for (double rho : rhos) {
-      for (int attempt = 0; attempt < kTries; ++attempt) {
+      // kTries depth-first searches, then the permutations merged.
+      for (int attempt = 0; attempt <= kTries; ++attempt) {
         std::vector<int> slots(links);
         for (size_t l = 0; l < links; ++l)
           slots[l] = int(std::floor(left[l] / rho + 1e-9));
         CycleSearch search(graph, slots, random);
         std::vector<std::vector<int32_t>> level;
+        if (attempt == kTries)
+          level = factorRings(graph, slots, most - int(rings.size()), random);
         std::vector<int32_t> order;
         // Every other try takes each ring's reverse too where it fits:
         // the two directions of one undirected cycle (a torus's links
         // split into two Hamiltonian cycles, four rings).
         const bool pairs = attempt % 2 == 0;
-        while (int(rings.size() + level.size()) < most &&
+        while (attempt < kTries && int(rings.size() + level.size()) < most &&
                search.find(kBudget, &order)) {
           level.push_back(order);
           std::vector<int32_t> back(order.rbegin(), order.rend());
@@ -371,8 +497,8 @@ std::string ringScheduleText(const RingPacking &packing,
          " : i64, collc.volume = \"" + volume + "\", collc.steps = \"" +
          (allReduce ? "2 (n-1)" : "n - 1") + "\"}\n";
   out += "    description = \"synthesized: " + summary + "\" {\n";
-  const std::string part = allReduce ? "(k floordiv " + std::to_string(n) + ")"
-                                     : "k";
+  const std::string part =
+      allReduce ? "(k floordiv " + std::to_string(n) + ")" : "k";
   constexpr int kWindow = 4;
   for (int32_t r = 0; r < n; ++r) {
     out += "  sched.rank " + std::to_string(r) + " {\n";
@@ -407,11 +533,12 @@ std::string ringScheduleText(const RingPacking &packing,
       if (collective == RingCollective::AllGather) {
         out += "      sched.for j = " + quoted(lo) + " to " + quoted(hi) +
                step + " {\n";
-        out += "        sched.send to " + next + " src = input[j]" + count + "\n";
+        out +=
+            "        sched.send to " + next + " src = input[j]" + count + "\n";
         for (int32_t s = 1; s < n - 1; ++s)
           out += "        sched.recv_copy_send from " + prev + " to " + next +
-                 " dst = output[" + chunk(at(-s)) +
-                 "]" + count + " step = " + std::to_string(s) + "\n";
+                 " dst = output[" + chunk(at(-s)) + "]" + count +
+                 " step = " + std::to_string(s) + "\n";
         out += "        sched.recv from " + prev + " dst = output[" +
                chunk(at(-(n - 1))) + "]" + count +
                " step = " + std::to_string(n - 1) + "\n";
@@ -423,8 +550,8 @@ std::string ringScheduleText(const RingPacking &packing,
                chunk(at(-1)) + "]" + count + "\n";
         for (int32_t s = 1; s < n - 1; ++s)
           out += "        sched.recv_reduce_send from " + prev + " to " + next +
-                 " src = input[" + chunk(at(-1 - s)) +
-                 "]" + count + " step = " + std::to_string(s) + "\n";
+                 " src = input[" + chunk(at(-1 - s)) + "]" + count +
+                 " step = " + std::to_string(s) + "\n";
         out += "        sched.recv_reduce_copy from " + prev + " src = input[" +
                chunk(r) + "] dst = output[j]" + count +
                " step = " + std::to_string(n - 1) + "\n";
@@ -436,14 +563,13 @@ std::string ringScheduleText(const RingPacking &packing,
         out += "      sched.for w = " + quoted(lo) + " to " + quoted(hi) +
                " step " + w + " {\n";
         auto window = [&](const std::string &body) {
-          out += "        sched.for j = w to \"w + " + w + "\"" + step +
-                 " {\n";
+          out += "        sched.for j = w to \"w + " + w + "\"" + step + " {\n";
           out += "          sched.if \"j < " + hi + "\" {\n";
           out += "            " + body + "\n";
           out += "          }\n        }\n";
         };
-        window("sched.send to " + next + " src = input[" + chunk(pos(0)) +
-               "]" + count);
+        window("sched.send to " + next + " src = input[" + chunk(pos(0)) + "]" +
+               count);
         for (int32_t s = 1; s < n - 1; ++s)
           window("sched.recv_reduce_send from " + prev + " to " + next +
                  " src = input[" + chunk(pos(-s)) + "]" + count +

@@ -4,7 +4,7 @@
 // Hamiltonian cycle of the group's GPUs over the runtime's routes, found
 // on the topology (as NCCL searches its rings, but on any machine): DGX-1's
 // NVLink mesh holds six directed rings that use every NVLink lane once, and
-// its PCIe tree a seventh; a 4x4 torus four.
+// its PCIe tree a seventh; a 4x4 torus eight, two on every link.
 //
 // A ring is one stream per rank, forwarding every chunk as it arrives, so
 // it executes with none of the trees' costs (no fan-out at a rank, one
@@ -16,14 +16,19 @@
 // takes (n - 1) M / (sum of the rates).
 //
 // The search, by levels: at a rate rho every link holds floor(capacity
-// left / rho) ring edges, and rings are found one after another by a
-// depth-first search for Hamiltonian cycles over the routes with edges to
-// spare (the next rank the one with the fewest ways on, ties at random; a
-// budget of steps each), the best of several tries kept; rho is tried at
-// every link's capacity left / 1, 2 and 3, the level adding the most rate
-// (rho x rings) kept, then the next level on what is left, up to
+// left / rho) ring edges, and rings are found two ways, the better kept:
+// one after another by a depth-first search for Hamiltonian cycles over
+// the routes with edges to spare (the next rank the one with the fewest
+// ways on, ties at random; a budget of steps each; the best of several
+// tries, every other one taking each ring's reverse too), and as
+// permutations over the direct links (perfect matchings taken one after
+// another) merged into single cycles by swapping arcs between two of them
+// (a torus's Hamiltonian decomposition, which the first way misses). rho
+// is tried at every link's capacity left / 1, 2 and 3, the level adding
+// the most max-min rate kept, then the next level on what is left, up to
 // `maxRings`. DGX-1: six rings at 25 GB/s on the NVLink lanes, then one at
-// 8 on PCIe, 158 GB/s in all, the optimum over the runtime's routes.
+// 8 over PCIe, 158 GB/s in all, the optimum over the runtime's routes; the
+// 4x4 torus: eight at 25 GB/s, every link's 50 GB/s.
 //
 //===----------------------------------------------------------------------===//
 #ifndef COLLC_LOWERING_SYNTHESIS_RINGPACKING_H

@@ -385,7 +385,8 @@ TEST(RingPacking, MaxMinRates) {
 }
 
 // Rings on a ring of 4 GPUs (both directions, 50 GB/s each: 100 GB/s out
-// of every GPU), the 4x4 torus and DGX-1 (six rings on its NVLink lanes at
+// of every GPU), the 4x4 and 2x4 tori (every link, 200 and 150 GB/s) and
+// DGX-1 (six rings on its NVLink lanes at
 // 25 GB/s, one more over PCIe at 8: 158 GB/s, the optimum of the all-roots
 // tree packing over the runtime's routes, which rings, being trees, cannot
 // pass). Every ring visits every rank once.
@@ -396,9 +397,11 @@ TEST(RingPacking, RingsOnRingsToriAndDgx1) {
   };
   std::vector<Case> cases;
   cases.push_back({torus({4}), 100e9});
-  // Three of the torus's four links per GPU (its two Hamiltonian cycles,
-  // both ways, are not found: docs/synthesis.md).
-  cases.push_back({torus({4, 4}), 150e9});
+  // All four links of every GPU: the torus's Hamiltonian decomposition,
+  // which the depth-first search alone misses (three of the four links),
+  // found by merging permutations.
+  cases.push_back({torus({4, 4}), 200e9});
+  cases.push_back({torus({2, 4}), 150e9});
   cases.push_back({load(bundledJson("dgx1-v100")), 158e9});
   for (const Case &c : cases) {
     ASSERT_TRUE(c.topology);
