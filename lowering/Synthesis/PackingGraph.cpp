@@ -1,5 +1,6 @@
 //===- PackingGraph.cpp - the candidate tree edges of a packing -----------===//
 #include "lowering/Synthesis/PackingGraph.h"
+#include "lowering/Synthesis/RingPacking.h"
 
 #include "compiler/Routing/RouteMemo.h"
 
@@ -122,6 +123,20 @@ double PackingGraph::cheapest(const std::vector<double> &price, int32_t root,
     if (r != root && (*parent)[size_t(r)] < 0)
       return -1;
   return priceOf(*parent, price);
+}
+
+std::vector<double> PackingGraph::fairRates(
+    const std::vector<std::vector<int32_t>> &parents) const {
+  std::vector<std::vector<std::pair<int, double>>> usage;
+  std::vector<int> rows;
+  std::vector<double> counts;
+  for (const std::vector<int32_t> &parent : parents) {
+    column(parent, &rows, &counts);
+    usage.emplace_back();
+    for (size_t i = 0; i < rows.size(); ++i)
+      usage.back().push_back({rows[i], counts[i]});
+  }
+  return maxMinRates(usage, capacity_);
 }
 
 void PackingGraph::column(const std::vector<int32_t> &parent,

@@ -68,6 +68,13 @@ public:
   const std::vector<int> &rowsOf(int32_t from, int32_t to) const {
     return arcs_[size_t(arcOf_[size_t(from) * size_t(n_) + size_t(to)])].rows;
   }
+  /// The rates (GB/s) links shared fairly give trees `parents` (-1 at
+  /// their roots), a stream per tree edge (maxMinRates, RingPacking.h):
+  /// every tree's rate rises until a link one of its edges crosses is
+  /// full. What a schedule's shares should follow where the packing's
+  /// rates differ from them.
+  std::vector<double>
+  fairRates(const std::vector<std::vector<int32_t>> &parents) const;
   /// A tree's price under `price`.
   double priceOf(const std::vector<int32_t> &parent,
                  const std::vector<double> &price) const;

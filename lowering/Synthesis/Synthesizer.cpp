@@ -3,12 +3,14 @@
 
 #include "lowering/Synthesis/ForestSchedule.h"
 #include "lowering/Synthesis/LatencyTree.h"
+#include "lowering/Synthesis/PackingGraph.h"
 #include "lowering/Synthesis/RoundSchedule.h"
 #include "lowering/Synthesis/TreeSchedule.h"
 
 #include "mlir/IR/Diagnostics.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <iterator>
@@ -353,6 +355,42 @@ Synthesizer::candidates(const lowering::LoweredCollective &l) {
                 " copies of every tree, " +
                 std::to_string(sharedStreams(made.moreCopies)) +
                 " streams shared");
+      // The same trees with shares by the rates fair links give them
+      // (PackingGraph::fairRates), where those differ from the LP's.
+      {
+        std::vector<topo::DeviceId> gpus;
+        std::string why;
+        PackingGraph graph;
+        if (groupGpus(l, &gpus, &why) &&
+            graph.build(topology_, *routes_, gpus,
+                        l.collective == Collective::Broadcast
+                            ? TreeDirection::FromRoot
+                            : TreeDirection::ToRoot,
+                        &why)) {
+          std::vector<ForestTree> trees = forestTreesOf(packed.packing);
+          std::vector<std::vector<int32_t>> parents;
+          for (const ForestTree &t : trees)
+            parents.push_back(t.parent);
+          std::vector<double> fair = graph.fairRates(parents);
+          bool differ = false;
+          for (size_t t = 0; t < trees.size(); ++t) {
+            differ |= std::fabs(fair[t] * kRateUnit - trees[t].rate) >
+                      1e-3 * trees[t].rate;
+            trees[t].rate = fair[t] * kRateUnit;
+          }
+          if (differ) {
+            RoundSchedule fairRounds =
+                planRounds(l.collective == Collective::Broadcast
+                               ? RoundCollective::Broadcast
+                               : RoundCollective::Reduce,
+                           n, packed.packing.root, {trees}, int(maxChannels_));
+            text += roundScheduleText(
+                fairRounds, symbol + "_fair", "synthesized_trees_fair",
+                firstLine(describePacking(packed.packing)) +
+                    "; shares by the links' fair rates");
+          }
+        }
+      }
       text += latency;
       if (packed.packing.timedOut)
         timedOut(l, packed.packing.rounds, &made);
