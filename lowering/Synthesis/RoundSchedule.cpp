@@ -605,7 +605,21 @@ private:
       for (size_t c = 0; c < chains.size(); ++c)
         if (chains[c].phase == p)
           order.push_back(c);
+      // A chain's slowest edge (0 without edgeLatency).
+      auto slowest = [&](size_t c) {
+        double most = 0;
+        if (s_.edgeLatency.empty())
+          return most;
+        const std::vector<int32_t> &v = chains[c].nodes;
+        for (size_t i = 0; i + 1 < v.size(); ++i)
+          most = std::max(most, s_.edgeLatency[size_t(v[i]) * size_t(s_.ranks) +
+                                               size_t(v[i + 1])]);
+        return most;
+      };
       std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+        const double la = slowest(a), lb = slowest(b);
+        if (la != lb)
+          return la > lb;
         return s_.phases[p][chains[a].tree].units >
                s_.phases[p][chains[b].tree].units;
       });
@@ -863,12 +877,15 @@ RoundSchedule planRounds(RoundCollective collective, int32_t ranks,
 
 RoundSchedule
 planRoundsOneMoreCopy(const RoundSchedule &chosen,
-                      const std::vector<std::vector<ForestTree>> &phases) {
+                      const std::vector<std::vector<ForestTree>> &phases,
+                      const std::vector<double> &edgeLatency) {
   if (chosen.copies >= kMostCopies)
     return {};
-  return planCopies(chosen.collective, chosen.ranks, chosen.root, phases,
-                    chosen.channels, chosen.copies + 1, /*chains=*/true,
-                    chosen.sequential);
+  RoundSchedule s = planCopies(chosen.collective, chosen.ranks, chosen.root,
+                               phases, chosen.channels, chosen.copies + 1,
+                               /*chains=*/true, chosen.sequential);
+  s.edgeLatency = edgeLatency;
+  return s;
 }
 
 std::string describeRounds(const RoundSchedule &s, double partBytes) {

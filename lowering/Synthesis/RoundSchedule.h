@@ -123,6 +123,13 @@ struct RoundSchedule {
   /// Broadcast, reduce, all_gather, reduce_scatter: one phase. all_reduce:
   /// the reduce trees (phase 0) and the gather trees (phase 1).
   std::vector<std::vector<RoundTree>> phases;
+  /// Where not empty: the route latency (seconds) from rank a to rank b at
+  /// [a * ranks + b]. Chains then take their channel ids in order of their
+  /// slowest edge, slowest first, so that where streams must be shared
+  /// those of the low-latency edges are (a stream is busy until its data
+  /// has arrived: on a NIC hop a second stream hides the latency, on an
+  /// NVLink hop there is little to hide).
+  std::vector<double> edgeLatency;
 };
 
 /// The trees of a packing as RoundTrees: each tree `copies` times, the
@@ -181,9 +188,12 @@ RoundSchedule planRounds(RoundCollective collective, int32_t ranks,
 /// gaps. Selection simulates both. ranks == 0 where `chosen` has
 /// kMostCopies already (channel ids stay within `chosen.channels`: beyond
 /// them chains share streams).
+/// `edgeLatency` (RoundSchedule::edgeLatency), when not empty, orders the
+/// chains' channels.
 RoundSchedule
 planRoundsOneMoreCopy(const RoundSchedule &chosen,
-                      const std::vector<std::vector<ForestTree>> &phases);
+                      const std::vector<std::vector<ForestTree>> &phases,
+                      const std::vector<double> &edgeLatency = {});
 
 /// Streams (rank, channel) that carry more than one chain.
 int sharedStreams(const RoundSchedule &schedule);

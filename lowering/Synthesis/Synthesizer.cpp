@@ -345,9 +345,30 @@ Synthesizer::candidates(const lowering::LoweredCollective &l) {
       text = roundScheduleText(made.rounds, symbol, "synthesized_trees",
                                firstLine(describePacking(packed.packing)));
       // One copy more, streams shared: selection simulates both.
+      // Route latencies between the ranks: where streams must be shared,
+      // those of the fast hops are.
+      std::vector<double> hopLatency;
+      {
+        std::vector<topo::DeviceId> gpus;
+        std::string why;
+        if (groupGpus(l, &gpus, &why)) {
+          hopLatency.assign(size_t(n) * size_t(n), 0);
+          for (int32_t a = 0; a < n; ++a)
+            for (int32_t b = 0; b < n; ++b) {
+              if (a == b)
+                continue;
+              RouteMemo::Path path =
+                  routes_->path(gpus[size_t(a)], gpus[size_t(b)]);
+              double sum = 0;
+              for (uint32_t i = 0; i < path.count; ++i)
+                sum += topology_.link(path.links[i]).latency;
+              hopLatency[size_t(a) * size_t(n) + size_t(b)] = sum;
+            }
+        }
+      }
       made.moreCopies =
           planRoundsOneMoreCopy(made.rounds, {forestTreesOf(packed.packing)});
-      if (made.moreCopies.ranks > 0)
+      if (made.moreCopies.ranks > 0) {
         text += roundScheduleText(
             made.moreCopies, symbol + "_copies", "synthesized_trees_copies",
             firstLine(describePacking(packed.packing)) + "; " +
@@ -355,6 +376,22 @@ Synthesizer::candidates(const lowering::LoweredCollective &l) {
                 " copies of every tree, " +
                 std::to_string(sharedStreams(made.moreCopies)) +
                 " streams shared");
+        // The same copies with the streams of the slowest hops kept whole
+        // and those of the fast ones shared, where some are shared: a NIC
+        // hop's second stream hides its latency, an NVLink hop has little
+        // to hide (dgx-a100-2's reduce 81% -> 88%; dgx8x8's broadcast is
+        // slower so, its reduce faster: selection simulates both).
+        RoundSchedule slowFirst = planRoundsOneMoreCopy(
+            made.rounds, {forestTreesOf(packed.packing)}, hopLatency);
+        if (!hopLatency.empty() && sharedStreams(made.moreCopies) > 0)
+          text += roundScheduleText(
+              slowFirst, symbol + "_copies_slow",
+              "synthesized_trees_copies_slow_first",
+              firstLine(describePacking(packed.packing)) + "; " +
+                  std::to_string(slowFirst.copies) + " copies of every tree, " +
+                  std::to_string(sharedStreams(slowFirst)) +
+                  " streams shared, the fastest hops' first");
+      }
       // The same trees with shares by the rates fair links give them
       // (PackingGraph::fairRates), where those differ from the LP's.
       {
