@@ -51,6 +51,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
+#include <chrono>
 #include <climits>
 #include <cstdlib>
 #include <cstring>
@@ -58,6 +59,7 @@
 #include <mutex>
 #include <random>
 #include <sstream>
+#include <thread>
 
 namespace collrt {
 
@@ -339,6 +341,13 @@ public:
                   const void **data) override;
   Status checkPeers() override;
   void abort(const std::string &reason) override;
+
+  /// A sender that aborted while this rank read its message in the
+  /// sender's memory: the bootstrap's failure (which names the cause, a
+  /// rank that died) once it arrives, waiting for it at most
+  /// kSenderFailureWaitSeconds, else a PeerFailure naming the sender.
+  Status senderFailed(const ConnectionKey &from);
+  static constexpr double kSenderFailureWaitSeconds = 2.0;
 
   /// Collective (createShmTransport): which peers can read this rank's
   /// memory and whose this rank can read.
@@ -786,15 +795,8 @@ Status ShmTransport::readInPlace(const ConnectionKey &from, const Incoming &m,
   // The sender aborts before its buffers go back to its caller: if it did,
   // what was read may already have changed.
   auto it = recvs_.find(from);
-  if (it != recvs_.end() && it->second.segment->senderAborted()) {
-    if (Status s = bootstrap_.checkPeers(); !s.ok())
-      return s;
-    return Status(ErrorCode::PeerFailure,
-                  here() + ": peer rank " + std::to_string(from.peer) +
-                      " failed while this rank read its message (single "
-                      "copy) on channel " +
-                      std::to_string(from.channel));
-  }
+  if (it != recvs_.end() && it->second.segment->senderAborted())
+    return senderFailed(from);
   return Status::success();
 }
 
@@ -956,13 +958,7 @@ Status ShmTransport::releaseRecv(const ConnectionKey &from) {
   r->viewed.clear();
   if (viewed && r->segment->senderAborted()) {
     (void)r->segment->pop();
-    if (Status s = bootstrap_.checkPeers(); !s.ok())
-      return s;
-    return Status(ErrorCode::PeerFailure,
-                  here() + ": peer rank " + std::to_string(from.peer) +
-                      " failed while this rank read its message (single "
-                      "copy) on channel " +
-                      std::to_string(from.channel));
+    return senderFailed(from);
   }
   if (!r->segment->pop())
     return Status(ErrorCode::InvalidArgument,
@@ -1029,6 +1025,26 @@ Status ShmTransport::flushSends(Deadline deadline) {
         return transport::LeftInPlace{segment.freed(), segment.inPlaceUntil()};
       },
       [&](const ConnectionKey &) { return checkPeers(); }, deadline);
+}
+
+Status ShmTransport::senderFailed(const ConnectionKey &from) {
+  // The sender marks its segments before it announces its failure over the
+  // bootstrap, and it may have failed because of another rank (a dead
+  // peer): its announcement names that cause, so wait for it a little
+  // (bounded) rather than blame the sender alone.
+  const Deadline deadline = Deadline::after(kSenderFailureWaitSeconds);
+  for (;;) {
+    if (Status s = bootstrap_.checkPeers(); !s.ok())
+      return s;
+    if (deadline.expired())
+      break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  return Status(ErrorCode::PeerFailure,
+                here() + ": peer rank " + std::to_string(from.peer) +
+                    " failed while this rank read its message (single "
+                    "copy) on channel " +
+                    std::to_string(from.channel));
 }
 
 Status ShmTransport::checkPeers() {
