@@ -191,6 +191,11 @@ private:
   const PackingMemo::Entry &
   entryOf(const PackingKey &key,
           const std::function<void(PackingMemo::Entry &)> &fill);
+  /// The route latency (seconds) between every two ranks of `lowered`'s
+  /// group, [a * n + b] (RoundSchedule::edgeLatency); empty where the
+  /// group's GPUs are not known.
+  std::vector<double>
+  hopLatencies(const lowering::LoweredCollective &lowered) const;
   /// The GPUs of `lowered`'s group, or false with `why` set.
   bool groupGpus(const lowering::LoweredCollective &lowered,
                  std::vector<topo::DeviceId> *gpus, std::string *why) const;
