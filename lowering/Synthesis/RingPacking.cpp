@@ -321,12 +321,20 @@ bool packRings(const topo::Topology &topology, RouteMemo &routes,
   std::vector<double> left = capacity;
   std::vector<std::vector<int32_t>> rings;
   double total = 0;
-  auto value = [&](const std::vector<std::vector<int32_t>> &all) {
-    std::vector<std::vector<std::pair<int, double>>> usage;
+  // The rings' links and their max-min rates.
+  std::vector<std::vector<std::pair<int, double>>> usage;
+  std::vector<double> rates;
+  auto fairRates = [&](const std::vector<std::vector<int32_t>> &all,
+                       std::vector<std::vector<std::pair<int, double>>> *of) {
+    of->clear();
     for (const std::vector<int32_t> &order : all)
-      usage.push_back(usageOf(graph, order));
-    std::vector<double> rates = maxMinRates(usage, capacity);
-    return std::accumulate(rates.begin(), rates.end(), 0.0);
+      of->push_back(usageOf(graph, order));
+    return maxMinRates(*of, capacity);
+  };
+  auto value = [&](const std::vector<std::vector<int32_t>> &all) {
+    std::vector<std::vector<std::pair<int, double>>> of;
+    std::vector<double> r = fairRates(all, &of);
+    return std::accumulate(r.begin(), r.end(), 0.0);
   };
   const int most = std::max(1, maxRings);
   while (int(rings.size()) < most) {
@@ -387,19 +395,12 @@ bool packRings(const topo::Topology &topology, RouteMemo &routes,
     total += bestAdded;
     rings.insert(rings.end(), bestLevel.begin(), bestLevel.end());
     // What the rings leave of every link at their max-min rates.
-    std::vector<std::vector<std::pair<int, double>>> usage;
-    for (const std::vector<int32_t> &order : rings)
-      usage.push_back(usageOf(graph, order));
-    std::vector<double> rates = maxMinRates(usage, capacity);
+    rates = fairRates(rings, &usage);
     left = capacity;
     for (size_t c = 0; c < rings.size(); ++c)
       for (auto [row, count] : usage[c])
         left[size_t(row)] -= rates[c] * count;
   }
-  std::vector<std::vector<std::pair<int, double>>> usage;
-  for (const std::vector<int32_t> &order : rings)
-    usage.push_back(usageOf(graph, order));
-  std::vector<double> rates = maxMinRates(usage, capacity);
   for (size_t c = 0; c < rings.size(); ++c)
     if (rates[c] > 0) {
       // Written from rank 0, so that rings read alike.

@@ -113,15 +113,22 @@ void Synthesizer::packForestOf(const lowering::LoweredCollective &l,
       even = std::move(again);
     entry.even.push_back(std::move(even));
   }
-  // Rings: the same for both directions (a ring's stream both receives
-  // and sends).
-  if (entry.ok) {
+}
+
+const RingPacking &Synthesizer::ringsOf(const lowering::LoweredCollective &l) {
+  // One packing per group for all_gather, reduce_scatter and all_reduce:
+  // a ring's stream both receives and sends.
+  auto [it, fresh] = packings_->rings.try_emplace(l.layout.meshRanks);
+  if (fresh) {
+    std::vector<topo::DeviceId> gpus;
     std::string why;
-    if (!packRings(topology_, *routes_, gpus,
-                   std::min(kMaxRings, int(maxChannels_) - 1), &entry.rings,
+    if (!groupGpus(l, &gpus, &why) ||
+        !packRings(topology_, *routes_, gpus,
+                   std::min(kMaxRings, int(maxChannels_) - 1), &it->second,
                    &why))
-      entry.rings = RingPacking();
+      it->second = RingPacking();
   }
+  return it->second;
 }
 
 const PackingMemo::Entry &
@@ -438,11 +445,8 @@ Synthesizer::candidates(const lowering::LoweredCollective &l) {
       made.gather = &g.forest;
       made.gatherFitted = &g.fitted;
       made.gatherEven = &g.even;
-      made.rings = &g.rings;
     }
-    if (!made.rings)
-      made.rings =
-          &forestOf(Collective::ReduceScatter, TreeDirection::ToRoot).rings;
+    made.rings = &ringsOf(l);
     // Two candidates: a channel per tree edge (the packing cut until they
     // fit), a channel per tree (the whole packing); selection simulates
     // both.

@@ -79,13 +79,14 @@ struct PackingMemo {
     /// Trees of equal rate, kEvenPerRoot[i] per root (packForestEven),
     /// where found.
     std::vector<ForestPacking> even;
-    /// Rings over the group (packRings; no rings where none was found).
-    RingPacking rings;
     /// all_to_all keys: the flows.
     AllToAllFlows flows;
   };
   const topo::Topology *topology;
   std::map<PackingKey, Entry> entries;
+  /// Rings per group (its mesh ranks; packRings; no rings where none was
+  /// found), for all_gather, reduce_scatter and all_reduce alike.
+  std::map<std::vector<int32_t>, RingPacking> rings;
 };
 
 /// A latency tree offered for a broadcast or reduce: its algorithm name,
@@ -196,6 +197,8 @@ private:
   /// group's GPUs are not known.
   std::vector<double>
   hopLatencies(const lowering::LoweredCollective &lowered) const;
+  /// The rings of `lowered`'s group, packed on first use (packings_).
+  const RingPacking &ringsOf(const lowering::LoweredCollective &lowered);
   /// The GPUs of `lowered`'s group, or false with `why` set.
   bool groupGpus(const lowering::LoweredCollective &lowered,
                  std::vector<topo::DeviceId> *gpus, std::string *why) const;
